@@ -1,0 +1,74 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Every module runs in Swift 5 language mode: the C libraries we wrap are not
+// annotated for strict concurrency, and their threads are owned explicitly.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Wavedial",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "wavedial", targets: ["wavedial"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // System libraries (module.modulemap + shim.h, found through pkg-config).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CResolv"),
+
+        // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
+        .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
+
+        .target(
+            name: "WavedialCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift5),
+        .target(
+            name: "RadioBrowser",
+            dependencies: ["WavedialCore", "CurlSupport", "CResolv", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .target(
+            name: "Audio",
+            dependencies: ["CurlSupport", "CMpg123", "CAlsa", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .target(
+            name: "Hardware",
+            dependencies: ["CGpiod", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .target(
+            name: "Display",
+            dependencies: ["Hardware"],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "wavedial",
+            dependencies: ["WavedialCore", "RadioBrowser", "Audio", "Hardware", "Display",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swift5),
+
+        // Test doubles and loopback peers shared by the test targets; never linked into the executables.
+        .target(
+            name: "WavedialTestSupport",
+            dependencies: ["WavedialCore", "Hardware", "Display"],
+            swiftSettings: swift5),
+
+        .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport"], swiftSettings: swift5),
+    ]
+)

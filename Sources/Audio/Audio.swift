@@ -1,0 +1,1 @@
+// The Audio module: see docs/ARCHITECTURE.md.

@@ -1,0 +1,4 @@
+#ifndef WAVEDIAL_CGPIOD_SHIM_H
+#define WAVEDIAL_CGPIOD_SHIM_H
+#include <gpiod.h>
+#endif

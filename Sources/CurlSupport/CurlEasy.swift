@@ -1,0 +1,191 @@
+import CCurl
+import Foundation
+
+/// One libcurl easy handle (`curl_easy_init`), owned: `deinit` calls `curl_easy_cleanup`.
+///
+/// Not thread-safe: configure and ``perform(onHeader:onData:)`` on one thread (a
+/// dedicated one, since `curl_easy_perform` blocks). ``cancel()`` may be called from
+/// any thread; the transfer then ends with an aborted ``CurlError``.
+public final class CurlEasy {
+    private let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var aliasList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private let cancelled = ManagedAtomicFlag()
+
+    /// Runs `curl_global_init` once per process, before the first handle exists.
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    public init() throws {
+        _ = Self.globalInit
+        guard let handle = curl_easy_init() else {
+            throw CurlError(code: CURLE_FAILED_INIT, function: "curl_easy_init")
+        }
+        self.handle = handle
+        errorBuffer.initialize(to: 0)
+        try check(CCurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        // Signals would interrupt other threads of the daemon; timeouts use the threaded resolver instead.
+        try set(CURLOPT_NOSIGNAL, 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        curl_slist_free_all(aliasList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Options
+
+    public func set(_ option: CURLoption, _ value: Int) throws {
+        try check(CCurl_setopt_long(handle, option, value), "curl_easy_setopt")
+    }
+
+    public func set(_ option: CURLoption, _ value: Bool) throws {
+        try set(option, value ? 1 : 0)
+    }
+
+    /// libcurl copies string options (since 7.17), so `value` need not outlive the call.
+    public func set(_ option: CURLoption, _ value: String) throws {
+        try check(value.withCString { CCurl_setopt_string(handle, option, $0) }, "curl_easy_setopt")
+    }
+
+    /// Replaces the request headers (`CURLOPT_HTTPHEADER`), e.g. `["Icy-MetaData: 1"]`.
+    public func setHeaders(_ headers: [String]) throws {
+        curl_slist_free_all(headerList)
+        headerList = Self.slist(headers)
+        try check(CCurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+    }
+
+    /// Status lines accepted as `HTTP/1.0 200` (`CURLOPT_HTTP200ALIASES`), e.g. SHOUTcast's `ICY 200 OK`.
+    public func setHTTP200Aliases(_ aliases: [String]) throws {
+        curl_slist_free_all(aliasList)
+        aliasList = Self.slist(aliases)
+        try check(CCurl_setopt_slist(handle, CURLOPT_HTTP200ALIASES, aliasList), "CURLOPT_HTTP200ALIASES")
+    }
+
+    // MARK: Transfer
+
+    /// Runs the transfer (`curl_easy_perform`), blocking until it ends.
+    ///
+    /// - Parameters:
+    ///   - onHeader: each response header line, without its line break (status lines included,
+    ///     once per response, so redirects show several).
+    ///   - onData: each chunk of the body; return `false` to stop the transfer.
+    /// - Throws: ``CurlError`` when the transfer fails or is stopped.
+    public func perform(
+        onHeader: ((String) -> Void)? = nil,
+        onData: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) throws {
+        let callbacks = TransferCallbacks(onHeader: onHeader, onData: onData, cancelled: cancelled)
+        let context = Unmanaged.passRetained(callbacks)
+        defer { context.release() }
+        let opaque = context.toOpaque()
+
+        try check(CCurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody), "CURLOPT_WRITEFUNCTION")
+        try check(CCurl_setopt_pointer(handle, CURLOPT_WRITEDATA, opaque), "CURLOPT_WRITEDATA")
+        try check(CCurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader), "CURLOPT_HEADERFUNCTION")
+        try check(CCurl_setopt_pointer(handle, CURLOPT_HEADERDATA, opaque), "CURLOPT_HEADERDATA")
+        try check(CCurl_setopt_xferinfo_function(handle, curlProgress), "CURLOPT_XFERINFOFUNCTION")
+        try check(CCurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, opaque), "CURLOPT_XFERINFODATA")
+        try set(CURLOPT_NOPROGRESS, 0)
+
+        errorBuffer.pointee = 0
+        let code = curl_easy_perform(handle)
+        guard code == CURLE_OK else {
+            throw CurlError(code: code, function: "curl_easy_perform", detail: String(cString: errorBuffer))
+        }
+    }
+
+    /// Asks a running ``perform(onHeader:onData:)`` to stop; safe from any thread.
+    public func cancel() { cancelled.set() }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.isSet }
+
+    // MARK: Information about the last transfer
+
+    /// The last response's HTTP status (`CURLINFO_RESPONSE_CODE`), 0 before any.
+    public var responseCode: Int {
+        var value = 0
+        _ = CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &value)
+        return value
+    }
+
+    /// The URL after redirects (`CURLINFO_EFFECTIVE_URL`).
+    public var effectiveURL: String? { stringInfo(CURLINFO_EFFECTIVE_URL) }
+
+    /// The last response's `Content-Type` (`CURLINFO_CONTENT_TYPE`).
+    public var contentType: String? { stringInfo(CURLINFO_CONTENT_TYPE) }
+
+    /// Body bytes received by the last transfer, after decoding (`CURLINFO_SIZE_DOWNLOAD_T`).
+    public var bytesDownloaded: Int64 {
+        var value: curl_off_t = 0
+        _ = CCurl_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &value)
+        return Int64(value)
+    }
+
+    private func stringInfo(_ info: CURLINFO) -> String? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard CCurl_getinfo_string(handle, info, &pointer) == CURLE_OK, let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private func check(_ code: CURLcode, _ function: String) throws {
+        guard code == CURLE_OK else { throw CurlError(code: code, function: function) }
+    }
+
+    private static func slist(_ strings: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for string in strings { list = curl_slist_append(list, string) }
+        return list
+    }
+}
+
+/// The closures of one transfer, reached from libcurl's C callbacks through an opaque pointer.
+private final class TransferCallbacks {
+    let onHeader: ((String) -> Void)?
+    let onData: (UnsafeRawBufferPointer) -> Bool
+    let cancelled: ManagedAtomicFlag
+
+    init(onHeader: ((String) -> Void)?, onData: @escaping (UnsafeRawBufferPointer) -> Bool, cancelled: ManagedAtomicFlag) {
+        self.onHeader = onHeader
+        self.onData = onData
+        self.cancelled = cancelled
+    }
+}
+
+private func curlWriteBody(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    let callbacks = Unmanaged<TransferCallbacks>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    if callbacks.cancelled.isSet { return 0 }
+    let accepted = callbacks.onData(UnsafeRawBufferPointer(start: data, count: length))
+    return accepted ? length : 0
+}
+
+private func curlWriteHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    let callbacks = Unmanaged<TransferCallbacks>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    if let onHeader = callbacks.onHeader, let data {
+        let bytes = UnsafeRawBufferPointer(start: data, count: length)
+        // Header bytes are mostly ASCII; Latin-1 never fails, so odd servers still get through.
+        var line = String(decoding: bytes, as: UTF8.self)
+        if line.contains("\u{FFFD}") { line = String(bytes.map { Character(Unicode.Scalar($0)) }) }
+        onHeader(line.trimmingCharacters(in: .newlines))
+    }
+    return length
+}
+
+private func curlProgress(
+    _ context: UnsafeMutableRawPointer?, _ dlTotal: curl_off_t, _ dlNow: curl_off_t,
+    _ ulTotal: curl_off_t, _ ulNow: curl_off_t
+) -> Int32 {
+    let callbacks = Unmanaged<TransferCallbacks>.fromOpaque(context!).takeUnretainedValue()
+    return callbacks.cancelled.isSet ? 1 : 0
+}

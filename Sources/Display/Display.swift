@@ -1,0 +1,1 @@
+// The Display module: see docs/ARCHITECTURE.md.

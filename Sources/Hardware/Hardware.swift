@@ -1,0 +1,1 @@
+// The Hardware module: see docs/ARCHITECTURE.md.

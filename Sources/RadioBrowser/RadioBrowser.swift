@@ -1,0 +1,1 @@
+// The RadioBrowser module: see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The WavedialCore module: see docs/ARCHITECTURE.md.
