@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// `wavedial`: the SSH maintenance CLI.
+///
+/// Every failure ends as one line on stderr and a non-zero exit code, never a stack trace:
+/// `main()` is overridden to print ArgumentParser's message on a single line.
+@main
+struct Wavedial: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wavedial",
+        abstract: "Maintain a Wavedial internet radio: catalog, favorites, dial and diagnostics.",
+        subcommands: CommandRegistry.all
+    )
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+
+    private static func exitWithOneLine(_ error: Error) -> Never {
+        if let error = error as? CLIError {
+            FileHandle.standardError.write(Data("wavedial: \(error.message)\n".utf8))
+            Foundation.exit(error.exitCode)
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            // --help, --version and friends print their full text.
+            exit(withError: error)
+        }
+        let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "failed"
+        FileHandle.standardError.write(Data("wavedial: \(message)\n".utf8))
+        Foundation.exit(code.rawValue)
+    }
+}
