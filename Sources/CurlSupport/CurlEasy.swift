@@ -114,6 +114,14 @@ public final class CurlEasy {
         return value
     }
 
+    /// The `errno` of the last failed connect (`CURLINFO_OS_ERRNO`), 0 when none: tells a refused
+    /// connection (`ECONNREFUSED`) from an unreachable network.
+    public var osErrno: Int32 {
+        var value = 0
+        _ = CCurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &value)
+        return Int32(truncatingIfNeeded: value)
+    }
+
     /// The URL after redirects (`CURLINFO_EFFECTIVE_URL`).
     public var effectiveURL: String? { stringInfo(CURLINFO_EFFECTIVE_URL) }
 
