@@ -45,7 +45,9 @@ public enum PlaylistResolver {
         return resolved.absoluteString
     }
 
+    /// UTF-8 (without a byte-order mark) when valid, else Latin-1.
     private static func decode(_ bytes: [UInt8]) -> String {
-        String(validating: bytes, as: UTF8.self) ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        return String(validating: body, as: UTF8.self) ?? String(String.UnicodeScalarView(body.map { Unicode.Scalar($0) }))
     }
 }
