@@ -4,10 +4,18 @@ import Foundation
 ///
 /// A circular byte buffer whose storage grows on demand up to ``capacity``, so a normal
 /// live stream (a few seconds of lead) costs kilobytes while a long time-shift pause may use
-/// megabytes. Titles are marked at byte positions, so the reader learns of a new title when it
-/// reaches the audio that follows it. All methods are thread-safe; only ``write(_:waitingAbove:)``
+/// megabytes. Titles and connection boundaries are marked at byte positions, so the reader learns of them
+/// when it reaches the audio that follows. All methods are thread-safe; only ``write(_:waitingAbove:)``
 /// and ``read(into:timeout:)`` block.
 public final class ByteRing: @unchecked Sendable {
+    /// Something that happens in the stream at a byte position.
+    public enum Mark: Equatable, Sendable {
+        /// The audio from here on carries this ICY title.
+        case title(String)
+        /// A new connection starts here: the bytes before and after do not join up (restart the decoder).
+        case discontinuity
+    }
+
     /// What became of a write.
     public enum WriteResult: Equatable {
         case written
@@ -22,7 +30,7 @@ public final class ByteRing: @unchecked Sendable {
     private var isClosed = false
     private var totalWritten: Int64 = 0
     private var totalRead: Int64 = 0
-    private var marks: [(position: Int64, title: String)] = []
+    private var marks: [(position: Int64, mark: Mark)] = []
     private var generationCounter = 0
 
     /// The most bytes the ring holds; writes beyond it wait (or are refused by the caller's policy).
@@ -78,20 +86,25 @@ public final class ByteRing: @unchecked Sendable {
         return true
     }
 
-    /// Marks `title` at the current write position: it applies to the audio written after it.
-    public func mark(title: String) {
-        condition.withLock { marks.append((totalWritten, title)) }
+    /// Marks the current write position: the mark applies to the bytes written after it.
+    public func mark(_ mark: Mark) {
+        condition.withLock { marks.append((totalWritten, mark)) }
     }
 
-    /// Removes and returns the titles whose position the reader has reached.
-    public func reachedTitles() -> [String] {
+    /// Removes and returns the marks the reader has reached.
+    public func reachedMarks() -> [Mark] {
         condition.withLock {
             let count = marks.prefix(while: { $0.position <= totalRead }).count
             guard count > 0 else { return [] }
-            let reached = marks.prefix(count).map(\.title)
+            let reached = marks.prefix(count).map(\.mark)
             marks.removeFirst(count)
             return reached
         }
+    }
+
+    /// The position of the next mark the reader has not reached, so a read can stop there.
+    public var nextMarkPosition: Int64? {
+        condition.withLock { marks.first?.position }
     }
 
     /// Reads up to `buffer.count` bytes, waiting up to `timeout` seconds for some to arrive.

@@ -23,6 +23,11 @@ final class AudioLoop {
     private var input = [UInt8](repeating: 0, count: 4096)
     private var pcm = [Int16](repeating: 0, count: 1152 * 2 * 4)
     private var pendingTitles: [(frame: Int64, title: String)] = []
+    private var unconfirmedFormat: PCMFormat?
+    private var unconfirmedFrames = 0
+
+    /// Decoded chunks a new format must last before the device is reconfigured for it.
+    private static let framesToConfirmFormat = 3
 
     init(player: Player) {
         self.player = player
@@ -105,7 +110,16 @@ final class AudioLoop {
             guard ring.waitUntilStored(atLeast: needed, timeout: 0.02) || ring.closed else { return }
             prebuffering = false
         }
-        let count = input.withUnsafeMutableBytes { ring.read(into: $0, timeout: 0.02) }
+        for mark in ring.reachedMarks() {
+            switch mark {
+            case .title(let title):
+                pendingTitles.append((output.framesWritten, title))
+            case .discontinuity:
+                // A new connection: its first frame does not continue the last one's partial frame.
+                try? decoder?.restart()
+            }
+        }
+        let count = read(from: ring, timeout: 0.02)
         guard count > 0 else {
             if audible {
                 audible = false
@@ -115,8 +129,17 @@ final class AudioLoop {
             if ring.closed { player.waitForCommandChange(from: command, timeout: 0.25) }
             return
         }
-        for title in ring.reachedTitles() { pendingTitles.append((output.framesWritten, title)) }
         decode(count, session: session, gain: command.gain)
+    }
+
+    /// Reads into `input`, stopping at the next mark so it takes effect at its exact byte.
+    private func read(from ring: ByteRing, timeout: Double) -> Int {
+        var limit = input.count
+        if let mark = ring.nextMarkPosition {
+            let distance = mark - ring.readPosition
+            if distance > 0 { limit = min(limit, Int(distance)) }
+        }
+        return input.withUnsafeMutableBytes { ring.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<limit]), timeout: timeout) }
     }
 
     /// Feeds `count` bytes of `input` and plays everything they decode to.
@@ -135,7 +158,17 @@ final class AudioLoop {
             case .needMore:
                 return
             case .newFormat(let format):
-                guard format != output.format else { continue }
+                unconfirmedFormat = format == output.format ? nil : format
+                unconfirmedFrames = 0
+            case .pcm(let bytes) where bytes == 0:
+                emptyReads += 1
+                if emptyReads > 8 { return }
+            case .pcm(let bytes) where unconfirmedFormat != nil:
+                // A format change is believed after a few frames: junk can pass for one frame header.
+                unconfirmedFrames += 1
+                guard unconfirmedFrames >= Self.framesToConfirmFormat || output.format == nil,
+                      let format = unconfirmedFormat else { continue }
+                unconfirmedFormat = nil
                 if audible { output.drain() }
                 do {
                     try output.open(format: format)
@@ -146,12 +179,8 @@ final class AudioLoop {
                 }
                 pendingTitles = pendingTitles.map { (0, $0.title) }
                 if audible { volume.set(0) }
+                guard play(samples: bytes / 2, session: session, gain: gain) else { return }
             case .pcm(let bytes):
-                guard bytes > 0 else {
-                    emptyReads += 1
-                    if emptyReads > 8 { return }
-                    continue
-                }
                 guard play(samples: bytes / 2, session: session, gain: gain) else { return }
             }
         }
@@ -213,7 +242,7 @@ final class AudioLoop {
         var reads = 0
         while volume.gain > 0 && reads < 64 {
             reads += 1
-            let count = input.withUnsafeMutableBytes { session.ring.read(into: $0, timeout: 0) }
+            let count = read(from: session.ring, timeout: 0)
             guard count > 0 else { break }
             decode(count, session: session, gain: 0)
         }

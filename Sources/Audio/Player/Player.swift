@@ -315,8 +315,10 @@ public final class Player: @unchecked Sendable {
         case .retrying(let last):
             failure = last
         default:
-            failure = bytes > 0 ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio in \(bytes) bytes")
-                : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s")
+            // Plenty of bytes that never decoded are not MPEG audio; a few bytes are a stream too slow to play.
+            let plenty = max(65536, Int(settings.prebufferSeconds * Double(reporting.bytesPerSecond)) * 4)
+            failure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio in \(bytes) bytes")
+                : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s (\(bytes) bytes)")
         }
         control.withLock {
             guard session === reporting, terminalFailure == nil else { return }

@@ -163,7 +163,10 @@ final class StationSession: @unchecked Sendable {
 
         func decide() {
             format = StreamFormat.detect(contentType: response?.contentType, url: response?.url ?? url, prefix: pending)
-            if format == .mpeg, let response { onEvent(.connected(response)) }
+            if format == .mpeg, let response {
+                ring.mark(.discontinuity)
+                onEvent(.connected(response))
+            }
         }
         func pushAudio(_ bytes: UnsafeRawBufferPointer) -> Bool {
             var keepGoing = true
@@ -174,7 +177,7 @@ final class StationSession: @unchecked Sendable {
             }, metadata: { block in
                 guard let title = ICYMetadataParser.parse(block).title, title != lastTitle else { return }
                 lastTitle = title
-                ring.mark(title: title)
+                ring.mark(.title(title))
             })
             return keepGoing
         }
@@ -208,8 +211,10 @@ final class StationSession: @unchecked Sendable {
             })
         } catch let error as CurlError {
             if cancelled { return .cancelled }
-            if !(error.isAborted && format != nil && format != .mpeg) {
-                failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: response?.statusCode ?? 0)
+            if source.stalled {
+                failure = PlaybackFailure(.timedOut, detail: "no data for \(settings.source.stallTimeout) s")
+            } else if !(error.isAborted && format != nil && format != .mpeg) {
+                failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: source.responseCode)
             }
         } catch {
             failure = PlaybackFailure(.streamEnded, detail: "\(error)")

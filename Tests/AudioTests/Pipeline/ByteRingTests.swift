@@ -66,23 +66,25 @@ final class ByteRingTests: XCTestCase {
         XCTAssertEqual(ring.count, 60)
     }
 
-    func testTitlesAreReachedAtTheirBytePosition() {
+    func testMarksAreReachedAtTheirBytePosition() {
         let ring = ByteRing(capacity: 1000)
-        ring.mark(title: "first")
+        ring.mark(.title("first"))
         XCTAssertEqual(write(ring, [UInt8](repeating: 0, count: 100)), .written)
-        ring.mark(title: "second")
+        ring.mark(.discontinuity)
         XCTAssertEqual(write(ring, [UInt8](repeating: 0, count: 100)), .written)
-        XCTAssertEqual(ring.reachedTitles(), ["first"])
+        XCTAssertEqual(ring.reachedMarks(), [.title("first")])
+        XCTAssertEqual(ring.nextMarkPosition, 100)
         _ = read(ring, 99)
-        XCTAssertEqual(ring.reachedTitles(), [])
+        XCTAssertEqual(ring.reachedMarks(), [])
         _ = read(ring, 1)
-        XCTAssertEqual(ring.reachedTitles(), ["second"])
+        XCTAssertEqual(ring.reachedMarks(), [.discontinuity])
+        XCTAssertNil(ring.nextMarkPosition)
     }
 
     func testClearDropsDataAndTitlesAndBumpsGeneration() {
         let ring = ByteRing(capacity: 1000)
         _ = write(ring, [1, 2, 3])
-        ring.mark(title: "stale")
+        ring.mark(.title("stale"))
         _ = write(ring, [4])
         let generation = ring.generation
         ring.clear()
@@ -90,7 +92,7 @@ final class ByteRingTests: XCTestCase {
         XCTAssertNotEqual(ring.generation, generation)
         _ = write(ring, [9])
         XCTAssertEqual(read(ring, 10), [9])
-        XCTAssertEqual(ring.reachedTitles(), [])
+        XCTAssertEqual(ring.reachedMarks(), [])
     }
 
     func testWaitUntilStored() {
