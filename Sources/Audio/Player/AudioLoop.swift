@@ -121,7 +121,8 @@ final class AudioLoop {
         }
         let count = read(from: ring, timeout: 0.02)
         guard count > 0 else {
-            if audible {
+            // Only once the device itself has run dry is the listener hearing a gap.
+            if audible && output.delayFrames == 0 {
                 audible = false
                 prebuffering = true
                 player.audioDidChange(audible: false, session: session)
