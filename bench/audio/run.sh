@@ -23,6 +23,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 WAVEDIAL="$root/.build/release/wavedial"
 
 "$here/rig.sh" start
+sleep "${WARMUP:-8}"   # let icecast queue a full burst, as for a listener of a running station
 trap '"$here/rig.sh" stop >/dev/null' EXIT
 url=$("$here/rig.sh" url)
 M() { "$here/measure.py" --url "$url" --reps "$REPS" --results "$RES" "$@"; }

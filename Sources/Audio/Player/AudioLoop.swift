@@ -24,6 +24,7 @@ final class AudioLoop {
     private var pcm = [Int16](repeating: 0, count: 1152 * 2 * 4)
     private var pendingTitles: [(frame: Int64, title: String)] = []
     private var unconfirmedFormat: PCMFormat?
+    private var lastFormat = PCMFormat(sampleRate: 44100, channels: 2)
     private var unconfirmedFrames = 0
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
@@ -69,6 +70,7 @@ final class AudioLoop {
             }
             if finished {
                 if audible { fadeOut() }
+                output.close()
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
             }
@@ -78,6 +80,11 @@ final class AudioLoop {
 
     private func switchTo(_ session: StationSession?) {
         current = session
+        if session != nil && output.format == nil {
+            // Open the device while the network connects: most streams have the last (or the usual) format,
+            // so the first frame is written without waiting for snd_pcm_open. A failure is reported at the real open.
+            try? output.open(format: lastFormat)
+        }
         ringGeneration = session?.ring.generation ?? 0
         try? decoder?.restart()
         pendingTitles.removeAll()
@@ -167,12 +174,13 @@ final class AudioLoop {
             case .pcm(let bytes) where unconfirmedFormat != nil:
                 // A format change is believed after a few frames: junk can pass for one frame header.
                 unconfirmedFrames += 1
-                guard unconfirmedFrames >= Self.framesToConfirmFormat || output.format == nil,
+                guard unconfirmedFrames >= Self.framesToConfirmFormat || !playedInSession,
                       let format = unconfirmedFormat else { continue }
                 unconfirmedFormat = nil
                 if audible { output.drain() }
                 do {
                     try output.open(format: format)
+                    lastFormat = format
                 } catch {
                     finished = true
                     player.outputFailed(error, session: session)
