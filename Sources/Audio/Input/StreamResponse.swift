@@ -22,6 +22,4 @@ public struct StreamResponse: Equatable, Sendable {
     public var name: String? { headers["icy-name"].map { ICYMetadataParser.decodeText(Array($0.utf8)) } }
     /// `icy-br`: the announced bitrate in kbit/s (some servers send "128,128").
     public var bitrate: Int? { headers["icy-br"].flatMap { $0.split(separator: ",").first }.flatMap { Int($0) } }
-    /// `icy-genre`.
-    public var genre: String? { headers["icy-genre"] }
 }

@@ -135,13 +135,6 @@ public final class AlsaOutput {
         return snd_pcm_delay(pcm, &delay) == 0 ? max(Int(delay), 0) : 0
     }
 
-    /// Throws away what ALSA still holds (`snd_pcm_drop`), for an immediate stop after a fade-out.
-    public func drop() {
-        guard let pcm else { return }
-        snd_pcm_drop(pcm)
-        snd_pcm_prepare(pcm)
-    }
-
     /// Plays out what ALSA holds (`snd_pcm_drain`), then stops.
     public func drain() {
         guard let pcm else { return }
