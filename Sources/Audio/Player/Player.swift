@@ -189,7 +189,7 @@ public final class Player: @unchecked Sendable {
             case .disconnected(let failure):
                 netPhase = .retrying(failure)
             case .failed(let failure):
-                if !everPlayed || !isAudible { terminalFailure = failure }
+                terminalFailure = failure
             }
         }
         publishStatus()
