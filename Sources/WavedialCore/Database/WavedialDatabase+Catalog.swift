@@ -118,3 +118,13 @@ extension WavedialDatabase {
         }
     }
 }
+
+extension WavedialDatabase {
+    /// The station whose `url` or `url_resolved` is `streamURL`.
+    public func station(streamURL: String) throws -> Station? {
+        try writer.read { db in
+            try Station.fetchOne(db, sql: "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1",
+                                 arguments: [streamURL, streamURL])
+        }
+    }
+}
