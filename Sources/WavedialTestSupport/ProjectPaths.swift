@@ -20,6 +20,9 @@ public enum ProjectPaths {
 
     /// A product built beside the test bundle (`swift build --build-tests` builds them all).
     public static func product(_ name: String, besides bundle: Bundle) -> URL {
-        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
+        // On Linux the bundle URL is the build folder itself; elsewhere it is the .xctest inside it.
+        let url = bundle.bundleURL
+        let folder = url.pathExtension == "xctest" ? url.deletingLastPathComponent() : url
+        return folder.appendingPathComponent(name)
     }
 }

@@ -9,6 +9,26 @@ struct GlobalOptions: ParsableArguments {
         "Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
     var config: String?
 
+    /// Moves global options given before the subcommand (`wavedial --config X dial`) to
+    /// where the subcommand parses them, since ArgumentParser has no inherited options.
+    static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+        var rest = arguments
+        var global: [String] = []
+        while let first = rest.first {
+            if first == "--config", rest.count >= 2 {
+                global += rest.prefix(2)
+                rest.removeFirst(2)
+            } else if first.hasPrefix("--config=") {
+                global.append(rest.removeFirst())
+            } else {
+                break
+            }
+        }
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: global, at: end)
+        return rest
+    }
+
     /// The configuration file's path: the option, else `WAVEDIAL_CONFIG`, else the default.
     var configPath: String {
         config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
