@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
+        // Libraries for the benchmark package in Benchmarks/.
+        .library(name: "WavedialCore", targets: ["WavedialCore"]),
+        .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

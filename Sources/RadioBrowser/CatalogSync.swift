@@ -59,20 +59,18 @@ public struct CatalogSync {
     private func download(from server: String, progress: (Progress) -> Void) throws -> CatalogSyncSummary {
         let staging = try CatalogImport(database: database)
         var splitter = JSONArraySplitter()
-        let decoder = JSONDecoder()
         var state = Progress(server: server, stations: 0, bytes: 0)
         do {
             try client.get("\(server)/json/stations?hidebroken=false") { bytes in
                 state.bytes += bytes.count
                 try splitter.feed(bytes) { element in
                     do {
-                        try staging.add(decoder.decode(RadioBrowserStation.self, from: Data(element)).station)
-                    } catch is RadioBrowserStation.RecordError {
-                        staging.skip()
-                    } catch is DecodingError {
-                        // Field types are decoded leniently, so this is broken JSON syntax.
+                        try staging.add(RadioBrowserStation.decode(element))
+                    } catch RadioBrowserStation.RecordError.malformed {
                         let record = staging.received + staging.skipped + 1
                         throw RadioBrowserError.server(server, reason: "malformed JSON in station record \(record)")
+                    } catch is RadioBrowserStation.RecordError {
+                        staging.skip()
                     }
                     state.stations = staging.received
                     if staging.received % 1000 == 0 { progress(state) }

@@ -29,6 +29,7 @@ public struct JSONArraySplitter {
     private var inString = false
     private var escaped = false
     private var element: [UInt8] = []
+    private var sawElement = false
     private var offset = 0
     private let maximumElementSize: Int
 
@@ -38,31 +39,68 @@ public struct JSONArraySplitter {
 
     /// Feeds the next chunk; `onElement` receives each complete element's bytes.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, onElement: ([UInt8]) throws -> Void) throws {
-        for byte in bytes {
-            defer { offset += 1 }
+        let chunk = bytes.bindMemory(to: UInt8.self)
+        var index = 0
+        // Where the part of the current element that lies in this chunk starts.
+        var segmentStart = state == .inElement ? 0 : -1
+        while index < chunk.count {
+            let byte = chunk[index]
             switch state {
             case .start:
-                if Self.isSpace(byte) || (offset == 0 && byte == 0xEF) || byte == 0xBB || byte == 0xBF { continue }
-                guard byte == UInt8(ascii: "[") else { throw SplitError.notAnArray }
-                state = .beforeElement
-            case .beforeElement:
-                if Self.isSpace(byte) { continue }
-                if byte == UInt8(ascii: "]") && element.isEmpty { state = .done; continue }
-                guard byte == UInt8(ascii: "{") else { throw SplitError.unexpectedByte(byte, offset: offset) }
-                state = .inElement
-                try consume(byte, onElement: onElement)
+                if Self.isSpace(byte) || byte == 0xEF || byte == 0xBB || byte == 0xBF {  // whitespace, a UTF-8 BOM
+                } else if byte == UInt8(ascii: "[") {
+                    state = .beforeElement
+                } else {
+                    throw SplitError.notAnArray
+                }
+            case .beforeElement, .afterElement:
+                if Self.isSpace(byte) {
+                } else if byte == UInt8(ascii: "{") && (state == .beforeElement) {
+                    state = .inElement
+                    depth = 1
+                    segmentStart = index
+                } else if byte == UInt8(ascii: "]") && (state == .afterElement || !sawElement) {
+                    state = .done
+                } else if byte == UInt8(ascii: ",") && state == .afterElement {
+                    state = .beforeElement
+                } else {
+                    throw SplitError.unexpectedByte(byte, offset: offset + index)
+                }
             case .inElement:
-                try consume(byte, onElement: onElement)
-            case .afterElement:
-                if Self.isSpace(byte) { continue }
-                if byte == UInt8(ascii: ",") { state = .beforeElement; continue }
-                if byte == UInt8(ascii: "]") { state = .done; continue }
-                throw SplitError.unexpectedByte(byte, offset: offset)
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 {
+                        element.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[segmentStart...index]))
+                        try checkSize()
+                        try onElement(element)
+                        element.removeAll(keepingCapacity: true)
+                        segmentStart = -1
+                        sawElement = true
+                        state = .afterElement
+                    }
+                }
             case .done:
-                if Self.isSpace(byte) { continue }
-                throw SplitError.unexpectedByte(byte, offset: offset)
+                if !Self.isSpace(byte) { throw SplitError.unexpectedByte(byte, offset: offset + index) }
             }
+            index += 1
         }
+        if state == .inElement, segmentStart >= 0 {
+            element.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[segmentStart..<chunk.count]))
+            try checkSize()
+        }
+        offset += chunk.count
     }
 
     /// Checks that the document ended properly.
@@ -70,26 +108,8 @@ public struct JSONArraySplitter {
         guard state == .done else { throw state == .start ? SplitError.notAnArray : SplitError.truncated }
     }
 
-    private mutating func consume(_ byte: UInt8, onElement: ([UInt8]) throws -> Void) throws {
-        element.append(byte)
+    private func checkSize() throws {
         guard element.count <= maximumElementSize else { throw SplitError.elementTooLarge(limit: maximumElementSize) }
-        if inString {
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            return
-        }
-        switch byte {
-        case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-            depth -= 1
-        default:
-            break
-        }
-        if depth == 0 {
-            try onElement(element)
-            element.removeAll(keepingCapacity: true)
-            state = .afterElement
-        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -1,10 +1,11 @@
+import WavedialCore
 import XCTest
 
 @testable import RadioBrowser
 
 final class RadioBrowserStationTests: XCTestCase {
-    private func decode(_ json: String) throws -> RadioBrowserStation {
-        try JSONDecoder().decode(RadioBrowserStation.self, from: Data(json.utf8))
+    private func decode(_ json: String) throws -> Station {
+        try RadioBrowserStation.decode(Array(json.utf8))
     }
 
     func testDecodesARadioBrowserRecord() throws {
@@ -15,7 +16,7 @@ final class RadioBrowserStationTests: XCTestCase {
              "language":"german","languagecodes":"de","votes":1234,"lastchangetime":"2024-01-01 10:00:00",
              "lastchangetime_iso8601":"2024-01-01T10:00:00Z","codec":"MP3","bitrate":128,"hls":0,"lastcheckok":1,
              "clickcount":99,"geo_lat":50.1,"geo_long":8.6,"has_extended_info":false}
-            """).station
+            """)
         XCTAssertEqual(station.stationuuid, "960c5a4c-0601-11e8-ae97-52543be04c81")
         XCTAssertEqual(station.name, "Radio Bob 101.5")
         XCTAssertEqual(station.urlResolved, "http://edge.example/bob.mp3")
@@ -32,7 +33,7 @@ final class RadioBrowserStationTests: XCTestCase {
         let station = try decode("""
             {"stationuuid":"x","name":"","url":"http://s","bitrate":"96","votes":1.0e3,"hls":true,"lastcheckok":0,
              "geo_lat":null,"geo_long":"12.5","tags":null,"codec":42}
-            """).station
+            """)
         XCTAssertEqual(station.name, "http://s", "a nameless station is named by its URL")
         XCTAssertEqual(station.bitrate, 96)
         XCTAssertEqual(station.votes, 1000)
@@ -45,7 +46,14 @@ final class RadioBrowserStationTests: XCTestCase {
     }
 
     func testRecordsWithoutIdentityOrURLAreRejected() {
-        XCTAssertThrowsError(try decode(#"{"name":"No uuid","url":"http://s"}"#))
-        XCTAssertThrowsError(try decode(#"{"stationuuid":"x","name":"No url","url":"  "}"#))
+        XCTAssertThrowsError(try decode(#"{"name":"No uuid","url":"http://s"}"#)) {
+            XCTAssertEqual($0 as? RadioBrowserStation.RecordError, .missing("stationuuid"))
+        }
+        XCTAssertThrowsError(try decode(#"{"stationuuid":"x","name":"No url","url":"  "}"#)) {
+            XCTAssertEqual($0 as? RadioBrowserStation.RecordError, .missing("url"))
+        }
+        XCTAssertThrowsError(try decode(#"{"stationuuid": ,,, }"#)) {
+            XCTAssertEqual($0 as? RadioBrowserStation.RecordError, .malformed)
+        }
     }
 }
