@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
+        .systemLibrary(name: "CI2CDev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
@@ -46,7 +47,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Display",
