@@ -80,7 +80,7 @@ public final class ScreenComposer {
         case .playing: return (.play, state.nowPlaying.flatMap { $0.isEmpty ? nil : $0 } ?? "Playing")
         case .paused(let shift): return (.pause, Self.pausedText(shift))
         case .connecting: return (.hourglass, "Connecting")
-        case .buffering(let fill): return (.hourglass, Self.bufferingText(fill))
+        case .buffering(let fill): return (.hourglass, bufferingText(fill))
         case .failed(let failure): return (.cross, failure.words)
         case .idle, .tuning: return (.play, "")
         }
@@ -192,9 +192,11 @@ public final class ScreenComposer {
         return "Paused -" + clock
     }
 
-    static func bufferingText(_ fill: Double?) -> String {
+    /// "Buffering 46%", shortened to "Buffer 46%" where the field is narrow, so it does not scroll.
+    private func bufferingText(_ fill: Double?) -> String {
         guard let fill else { return "Buffering" }
-        return "Buffering \(Int((min(max(fill, 0), 1) * 100).rounded()))%"
+        let percent = "\(Int((min(max(fill, 0), 1) * 100).rounded()))%"
+        return (rows >= 4 || columns >= 20 ? "Buffering " : "Buffer ") + percent
     }
 
     private func clockText(_ date: Date) -> String {
