@@ -5,7 +5,8 @@ import Foundation
 /// Steps: compatibility folding (NFKC: "𝔅𝔲𝔷𝔷𝔦𝔫" → "Buzzin", full-width forms → ASCII); characters the ROM
 /// has are kept as they are if they are symbols or Latin letters (A00: "ä", "ñ", "°"; A02: most of
 /// Latin-1); runs of other characters are
-/// transliterated to Latin with ICU's Any-Latin ("Привет" → "Privet", "東京" → "dōng jīng"), then each
+/// transliterated to Latin with ICU (BGN for Russian, UNGEGN for Greek, Any-Latin for the rest:
+/// "Привет" → "Privet", "東京" → "dōng jīng"), then each
 /// character is kept if the ROM has it, else stripped of its marks ("ō" → "o"), else folded to ASCII
 /// (ICU Latin-ASCII: "–" → "-", "…" → "..."), else dropped (emoji, pictographs). Whitespace runs become
 /// one space; the result is trimmed. Every character of the result has a code in the ROM.
@@ -18,6 +19,10 @@ public struct ROMTransliterator: Sendable {
     public init(rom: CharacterROM) {
         self.rom = rom
     }
+
+    /// ICU's Any-Latin, preceded by the BGN/UNGEGN romanisations for Russian and Greek, which read more
+    /// naturally than Any-Latin's ISO 9 ("Маяк" → "Mayak", not "Maâk"; "Καλημέρα" → "Kalimera").
+    private static let toLatin = StringTransform("Russian-Latin/BGN; Greek-Latin/UNGEGN; Any-Latin")
 
     /// Stand-ins for ASCII characters a ROM lacks (A00 shows ¥ for "\" and → for "~").
     private static let substitutes: [Character: String] = ["\\": "/", "~": "-", "`": "'", "♥": "<3", "❤": "<3"]
@@ -63,7 +68,7 @@ public struct ROMTransliterator: Sendable {
 
     private func latin(_ run: String) -> String {
         guard !run.isEmpty else { return "" }
-        let latin = run.applyingTransform(.toLatin, reverse: false) ?? run
+        let latin = run.applyingTransform(Self.toLatin, reverse: false) ?? run
         var result = ""
         for character in latin {
             if rom.code(for: character) != nil {
