@@ -59,6 +59,10 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
+        // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
+        .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
+                          swiftSettings: swift5),
+
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
