@@ -67,6 +67,18 @@ final class HD44780Tests: XCTestCase {
         XCTAssertEqual(lcd.violations, [])
     }
 
+    func testFourRowDisplaysContinueFromRowZeroIntoRowTwoWithoutAMove() throws {
+        let lcd = HD44780Emulator(port: 0)
+        let display = driver(lcd, .size20x4)
+        try display.render(text(["", "", "", ""], .size20x4))
+        // The last cell of row 0 and the first of row 2 are neighbours in DDRAM (0x13, 0x14).
+        let report = try display.render(text([String(repeating: " ", count: 19) + "A", "", "B", ""], .size20x4))
+        XCTAssertEqual(report.cursorMoves, 1)
+        XCTAssertEqual(report.cellsWritten, 2)
+        XCTAssertEqual(lcd.text(.size20x4)[0].last, "A")
+        XCTAssertEqual(lcd.text(.size20x4)[2].first, "B")
+    }
+
     func testAllocatesGlyphsPerFrameAndReusesSlots() throws {
         let lcd = HD44780Emulator(port: 0)
         let display = driver(lcd)
