@@ -34,6 +34,7 @@ public final class HD44780Emulator: I2CTransport {
         case fourBitMidByte(highNibble: UInt8)
     }
 
+    /// The backpack's wiring.
     public let mapping: PCF8574Mapping
     /// The SCL frequency the bus time is counted at.
     public let busClockHertz: Int
@@ -41,27 +42,39 @@ public final class HD44780Emulator: I2CTransport {
     public var floatingLowNibble: UInt8
 
     // Bus and port.
+    /// Virtual time since power-on, in microseconds.
     public private(set) var timeMicroseconds: Double = 0
+    /// Data bytes received (address bytes not counted).
     public private(set) var bytesWritten = 0
+    /// Write transactions received.
     public private(set) var transactions = 0
     private var port: UInt8
 
-    // Controller.
+    // Controller registers, as the instructions set them.
+    /// Function set DL=0.
     public private(set) var fourBitMode: Bool
     private var pendingHighNibble: UInt8?
+    /// Function set N=1.
     public private(set) var twoLineMode = false
+    /// Function set F=1.
     public private(set) var font5x10 = false
+    /// Display control D, C, B.
     public private(set) var displayOn = false
     public private(set) var cursorOn = false
     public private(set) var blinkOn = false
+    /// Entry mode I/D and S.
     public private(set) var entryIncrements = true
     public private(set) var entryShiftsDisplay = false
+    /// The address counter and whether it points into CGRAM.
     public private(set) var addressCounter: UInt8 = 0
     public private(set) var addressingCGRAM = false
+    /// How many positions the display is shifted left (0–39).
     public private(set) var displayShift = 0
+    /// DDRAM by address (0x00–0x27 and 0x40–0x67 in two-line mode) and CGRAM (eight glyphs of eight rows).
     public private(set) var ddram = [UInt8](repeating: 0x20, count: 128)
     public private(set) var cgram = [UInt8](repeating: 0, count: 64)
     private var busyUntil: Double
+    /// Everything the byte stream did that the datasheet forbids, in order.
     public private(set) var violations: [Violation] = []
     /// Every instruction byte the controller executed (RS low), in order.
     public private(set) var instructions: [UInt8] = []
