@@ -3,6 +3,11 @@ import ArgumentParser
 /// The subcommands of `wavedial`, in the order `--help` lists them. One file a command in `Commands/`.
 enum CommandRegistry {
     static let all: [ParsableCommand.Type] = [
+        SyncCommand.self,
+        StationsCommand.self,
+        DialCommand.self,
+        FavoritesCommand.self,
+        LocationCommand.self,
         LCDCommand.self,
     ]
 }

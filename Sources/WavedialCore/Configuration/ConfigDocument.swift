@@ -1,0 +1,69 @@
+import TOMLKit
+
+/// A parsed TOML file with what is needed to report problems by key and line.
+final class ConfigDocument {
+    let root: TOMLTable
+    private let lines: [Substring]
+    private(set) var known: Set<String> = []
+    private(set) var problems: [ConfigurationError.Problem] = []
+
+    init(text: String) throws(ConfigurationError.Problem) {
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError.Problem(key: "", line: error.source.begin.line, message: error.description)
+        } catch {
+            throw ConfigurationError.Problem(key: "", line: nil, message: "\(error)")
+        }
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    func markKnown(_ key: String) { known.insert(key) }
+
+    func report(key: String, message: String) {
+        problems.append(.init(key: key, line: line(of: key), message: message))
+    }
+
+    /// Reports every key in the file that no section read.
+    func reportUnknownKeys() {
+        walk(root, prefix: "")
+    }
+
+    private func walk(_ table: TOMLTable, prefix: String) {
+        for key in table.keys.sorted() {
+            let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+            guard known.contains(path) else {
+                report(key: path, message: "is not a known setting")
+                continue
+            }
+            if let child = table[key]?.table { walk(child, prefix: path) }
+        }
+    }
+
+    /// The line on which `key` (dotted) is set or its table opens. TOMLKit keeps no
+    /// positions for values, so this follows the `[table]` headers through the text.
+    func line(of key: String) -> Int? {
+        let parts = key.split(separator: ".").map(String.init)
+        guard let leaf = parts.last else { return nil }
+        let table = parts.dropLast().joined(separator: ".")
+        var current = ""
+        var tableLine: Int?
+        for (index, raw) in lines.enumerated() {
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("[") {
+                let name = text.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                    .split(separator: "#").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")) } ?? ""
+                current = name
+                if name == key { return index + 1 }
+                if name == table { tableLine = index + 1 }
+                continue
+            }
+            guard current == table, let equals = text.firstIndex(of: "=") else { continue }
+            let name = text[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            if name == leaf { return index + 1 }
+        }
+        return tableLine
+    }
+}
+
+import Foundation

@@ -1,0 +1,27 @@
+/// `[dial]`: the band the knob sweeps and how many stations sit on it.
+public struct DialSettings: Sendable, Equatable {
+    public var band = Band.fm
+    /// How many nearby stations are placed on the band.
+    public var stations = 60
+    /// Stations within this distance count as near; when fewer than `stations` are,
+    /// stations of the configured country without a position fill up the band.
+    public var radiusKm = 250.0
+
+    public init() {}
+
+    init(_ section: ConfigSection) {
+        let start = section.double("band_start", default: 87.5, range: 1...10_000)
+        let end = section.double("band_end", default: 108.0, range: 1...10_000)
+        let step = section.double("step", default: 0.1, range: 0.001...10)
+        stations = section.int("stations", default: 60, range: 1...1000)
+        radiusKm = section.double("radius_km", default: 250, range: 1...20_100)
+        if let band = Band(startMHz: start, endMHz: end, stepMHz: step) {
+            self.band = band
+            if band.slotCount < stations {
+                section.report("stations", "is \(stations) but the band has only \(band.slotCount) channels")
+            }
+        } else {
+            section.report("band_end", "must be above band_start by at least one step")
+        }
+    }
+}

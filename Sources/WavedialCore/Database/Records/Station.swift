@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+/// A station of the Radio Browser catalog, as stored in table `station`.
+///
+/// Coding keys are Radio Browser's field names, so the CLI's JSON and the database
+/// columns read like the API (`stationuuid`, `url_resolved`, `geo_lat`, …).
+public struct Station: Codable, Sendable, Equatable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "station"
+
+    public var stationuuid: String
+    public var name: String
+    public var url: String
+    public var urlResolved: String = ""
+    public var homepage: String = ""
+    public var favicon: String = ""
+    public var tags: String = ""
+    public var country: String = ""
+    public var countrycode: String = ""
+    public var state: String = ""
+    public var language: String = ""
+    public var languagecodes: String = ""
+    public var codec: String = ""
+    public var bitrate: Int = 0
+    public var hls: Bool = false
+    public var lastcheckok: Bool = true
+    public var geoLat: Double?
+    public var geoLong: Double?
+    public var votes: Int = 0
+    public var clickcount: Int = 0
+    public var lastchangetime: String = ""
+
+    public enum CodingKeys: String, CodingKey, ColumnExpression {
+        case stationuuid, name, url, homepage, favicon, tags, country, countrycode, state, language,
+             languagecodes, codec, bitrate, hls, lastcheckok, votes, clickcount, lastchangetime
+        case urlResolved = "url_resolved"
+        case geoLat = "geo_lat"
+        case geoLong = "geo_long"
+    }
+
+    public init(stationuuid: String, name: String, url: String) {
+        self.stationuuid = stationuuid
+        self.name = name
+        self.url = url
+    }
+
+    /// Whether the radio can play it: MP3 or unknown codec, not HLS, and working at Radio
+    /// Browser's last check. Other stations stay in the catalog but never go on the dial.
+    public var isPlayable: Bool {
+        let codec = codec.uppercased()
+        return (codec.isEmpty || codec == "MP3" || codec == "UNKNOWN") && !hls && lastcheckok
+    }
+
+    /// The station's position when it has a valid one.
+    public var coordinate: Coordinate? { Coordinate(validLatitude: geoLat, longitude: geoLong) }
+
+    /// The URL to play: the resolved one when known, else the original.
+    public var streamURL: String { urlResolved.isEmpty ? url : urlResolved }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container[CodingKeys.stationuuid] = stationuuid
+        container[CodingKeys.name] = name
+        container[CodingKeys.url] = url
+        container[CodingKeys.urlResolved] = urlResolved
+        container[CodingKeys.homepage] = homepage
+        container[CodingKeys.favicon] = favicon
+        container[CodingKeys.tags] = tags
+        container[CodingKeys.country] = country
+        container[CodingKeys.countrycode] = countrycode
+        container[CodingKeys.state] = state
+        container[CodingKeys.language] = language
+        container[CodingKeys.languagecodes] = languagecodes
+        container[CodingKeys.codec] = codec
+        container[CodingKeys.bitrate] = bitrate
+        container[CodingKeys.hls] = hls
+        container[CodingKeys.lastcheckok] = lastcheckok
+        container[CodingKeys.geoLat] = geoLat
+        container[CodingKeys.geoLong] = geoLong
+        container[CodingKeys.votes] = votes
+        container[CodingKeys.clickcount] = clickcount
+        container[CodingKeys.lastchangetime] = lastchangetime
+        container["playable"] = isPlayable
+    }
+}

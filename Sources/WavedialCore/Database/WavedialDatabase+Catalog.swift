@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+
+extension WavedialDatabase {
+    /// Number of stations in the catalog.
+    public func stationCount() throws -> Int {
+        try writer.read { db in try Station.fetchCount(db) }
+    }
+
+    /// The station with this stationuuid.
+    public func station(uuid: String) throws -> Station? {
+        try writer.read { db in
+            try Station.filter(Station.CodingKeys.stationuuid == uuid.lowercased()).fetchOne(db)
+        }
+    }
+
+    /// Stations whose name is `name` (ignoring case), best known first.
+    public func stations(named name: String) throws -> [Station] {
+        try writer.read { db in
+            try Station.fetchAll(db, sql: """
+                SELECT * FROM station WHERE name = ? COLLATE NOCASE ORDER BY playable DESC, votes DESC, clickcount DESC
+                """, arguments: [name.trimmingCharacters(in: .whitespaces)])
+        }
+    }
+
+    /// Searches the catalog: all words of the text in the name, and each filter given.
+    /// Case- and diacritic-insensitive, and insensitive to compatibility forms (NFKC).
+    /// Results: playable first, then by votes and clicks.
+    public func search(_ query: StationQuery) throws -> [Station] {
+        guard !query.isEmpty else { return [] }
+        var clauses: [String] = []
+        var arguments: [DatabaseValueConvertible] = []
+        var match: [String] = []
+        if let expression = Self.ftsPhrase(query.text) { match.append("name : (\(expression))") }
+        if let tag = query.tag, let expression = Self.ftsPhrase(tag, prefix: false) { match.append("tags : (\(expression))") }
+        if let language = query.language, let expression = Self.ftsPhrase(language, prefix: false) {
+            match.append("language : (\(expression))")
+        }
+        if let country = query.country?.trimmingCharacters(in: .whitespaces), !country.isEmpty {
+            if country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+                clauses.append("s.countrycode = ?")
+                arguments.append(country.uppercased())
+            } else if let expression = Self.ftsPhrase(country, prefix: false) {
+                match.append("country : (\(expression))")
+            }
+        }
+        if !match.isEmpty {
+            clauses.append("s.id IN (SELECT rowid FROM stationSearch WHERE stationSearch MATCH ?)")
+            arguments.append(match.joined(separator: " AND "))
+        }
+        guard !clauses.isEmpty else { return [] }
+        arguments.append(query.limit)
+        return try writer.read { db in
+            try Station.fetchAll(db, sql: """
+                SELECT s.* FROM station s WHERE \(clauses.joined(separator: " AND "))
+                ORDER BY s.playable DESC, s.votes DESC, s.clickcount DESC, s.name LIMIT ?
+                """, arguments: StatementArguments(arguments))
+        }
+    }
+
+    /// An FTS5 expression requiring every word of `text`, each quoted so that user input
+    /// cannot inject query syntax; with `prefix`, words match as prefixes.
+    static func ftsPhrase(_ text: String, prefix: Bool = true) -> String? {
+        let words = fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0)\"" + (prefix ? "*" : "") }.joined(separator: " AND ")
+    }
+
+    /// The `limit` playable stations nearest `location` by great-circle distance.
+    ///
+    /// When fewer than `limit` lie within `radiusKm`, playable stations without a valid
+    /// position in `countryCode` fill up the set (they are likely local), and then farther
+    /// stations. Uses the R*Tree with a growing search box, never a full scan.
+    public func nearby(
+        _ location: Coordinate, countryCode: String?, limit: Int, radiusKm: Double
+    ) throws -> [NearbyStation] {
+        try writer.read { db in
+            let located = try Self.nearestLocated(db, to: location, limit: limit)
+            var result = located.filter { ($0.distanceKm ?? .infinity) <= radiusKm }
+            if result.count < limit, let countryCode {
+                let fill = try Station.fetchAll(db, sql: """
+                    SELECT s.* FROM station s
+                    WHERE s.countrycode = ? AND s.playable AND NOT EXISTS (SELECT 1 FROM stationGeo g WHERE g.id = s.id)
+                    ORDER BY s.votes DESC, s.clickcount DESC, s.stationuuid LIMIT ?
+                    """, arguments: [countryCode.uppercased(), limit - result.count])
+                result += fill.map { NearbyStation(station: $0, distanceKm: nil) }
+            }
+            if result.count < limit {
+                result += located.filter { ($0.distanceKm ?? .infinity) > radiusKm }.prefix(limit - result.count)
+            }
+            return result
+        }
+    }
+
+    private static func nearestLocated(_ db: Database, to location: Coordinate, limit: Int) throws -> [NearbyStation] {
+        var radius = 50.0
+        while true {
+            let box = GeoBox(around: location, radiusKm: radius)
+            let spans = box.longitudeSpans.map { _ in "(g.minLon <= ? AND g.maxLon >= ?)" }.joined(separator: " OR ")
+            var arguments: [DatabaseValueConvertible] = [box.maxLatitude, box.minLatitude]
+            for span in box.longitudeSpans { arguments += [span.upperBound, span.lowerBound] }
+            let stations = try Station.fetchAll(db, sql: """
+                SELECT s.* FROM stationGeo g JOIN station s ON s.id = g.id
+                WHERE g.minLat <= ? AND g.maxLat >= ? AND (\(spans))
+                """, arguments: StatementArguments(arguments))
+            let measured = stations.compactMap { station -> NearbyStation? in
+                guard let position = station.coordinate else { return nil }
+                return NearbyStation(station: station, distanceKm: location.distanceKm(to: position))
+            }
+            // Only stations inside the circle are surely nearer than any outside the box.
+            let inside = measured.filter { $0.distanceKm! <= radius }
+            if inside.count >= limit || box.coversEverything {
+                let pool = box.coversEverything ? measured : inside
+                return Array(pool.sorted { ($0.distanceKm!, $0.station.stationuuid) < ($1.distanceKm!, $1.station.stationuuid) }
+                    .prefix(limit))
+            }
+            radius *= 4
+        }
+    }
+}
+
+extension WavedialDatabase {
+    /// The station whose `url` or `url_resolved` is `streamURL`.
+    public func station(streamURL: String) throws -> Station? {
+        try writer.read { db in
+            try Station.fetchOne(db, sql: "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1",
+                                 arguments: [streamURL, streamURL])
+        }
+    }
+}

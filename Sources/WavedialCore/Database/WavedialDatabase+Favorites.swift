@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+extension WavedialDatabase {
+    /// Favorites in their order.
+    public func favorites() throws -> [Favorite] {
+        try writer.read { db in try Favorite.order(Favorite.CodingKeys.position).fetchAll(db) }
+    }
+
+    /// Whether `stationuuid` is a favorite.
+    public func isFavorite(_ stationuuid: String) throws -> Bool {
+        try writer.read { db in try Favorite.exists(db, key: stationuuid.lowercased()) }
+    }
+
+    /// Adds `station` at the end of the favorites (or keeps its place if it is one already).
+    /// - Returns: whether it was added.
+    @discardableResult
+    public func addFavorite(_ station: Station, at date: Date = Date()) throws -> Bool {
+        try writer.write { db in
+            guard try !Favorite.exists(db, key: station.stationuuid) else { return false }
+            let last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
+            try Favorite(stationuuid: station.stationuuid, position: last + 1, addedAt: date, snapshot: station).insert(db)
+            return true
+        }
+    }
+
+    /// Removes a favorite and closes the gap in the order.
+    /// - Returns: whether it was a favorite.
+    @discardableResult
+    public func removeFavorite(_ stationuuid: String) throws -> Bool {
+        try writer.write { db in
+            guard let favorite = try Favorite.fetchOne(db, key: stationuuid.lowercased()) else { return false }
+            try favorite.delete(db)
+            try db.execute(sql: "UPDATE favorite SET position = position - 1 WHERE position > ?", arguments: [favorite.position])
+            return true
+        }
+    }
+
+    /// Adds or removes `station`; returns whether it is a favorite afterwards.
+    public func toggleFavorite(_ station: Station) throws -> Bool {
+        if try removeFavorite(station.stationuuid) { return false }
+        try addFavorite(station)
+        return true
+    }
+
+    /// Moves a favorite to `position` (1-based, clamped to the list).
+    /// - Returns: the position it ended at, or nil when it is not a favorite.
+    @discardableResult
+    public func moveFavorite(_ stationuuid: String, to position: Int) throws -> Int? {
+        try writer.write { db in
+            var order = try String.fetchAll(db, sql: "SELECT stationuuid FROM favorite ORDER BY position")
+            guard let index = order.firstIndex(of: stationuuid.lowercased()) else { return nil }
+            let uuid = order.remove(at: index)
+            let target = min(max(position, 1), order.count + 1)
+            order.insert(uuid, at: target - 1)
+            // Positions are not unique in the schema, so one pass of updates is safe.
+            for (offset, uuid) in order.enumerated() {
+                try db.execute(sql: "UPDATE favorite SET position = ? WHERE stationuuid = ?", arguments: [offset + 1, uuid])
+            }
+            return target
+        }
+    }
+
+    /// Imports favorites (e.g. from `fav export`), appending the ones not yet present in
+    /// their given order. One transaction: all or nothing.
+    /// - Returns: how many were added.
+    public func importFavorites(_ stations: [Station], at date: Date = Date()) throws -> Int {
+        try writer.write { db in
+            var added = 0
+            var last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
+            for station in stations where try !Favorite.exists(db, key: station.stationuuid) {
+                // Prefer the catalog's current record over the imported snapshot.
+                let current = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
+                last += 1
+                try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: current).insert(db)
+                added += 1
+            }
+            return added
+        }
+    }
+
+    /// Refreshes each favorite's snapshot from the catalog; favorites whose station is gone keep theirs.
+    func refreshFavoriteSnapshots(_ db: Database) throws {
+        for var favorite in try Favorite.fetchAll(db) {
+            guard let current = try Station.filter(Station.CodingKeys.stationuuid == favorite.stationuuid).fetchOne(db),
+                  current != favorite.snapshot else { continue }
+            favorite.snapshot = current
+            try favorite.update(db)
+        }
+    }
+}

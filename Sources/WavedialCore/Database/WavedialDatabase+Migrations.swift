@@ -1,0 +1,89 @@
+import GRDB
+
+extension WavedialDatabase {
+    /// The schema's history. Migrations are frozen once shipped: never edit one, add the next.
+    /// Never erased on schema change: favorites and history must survive every upgrade.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE station (
+                    id INTEGER PRIMARY KEY,
+                    stationuuid TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    url_resolved TEXT NOT NULL DEFAULT '',
+                    homepage TEXT NOT NULL DEFAULT '',
+                    favicon TEXT NOT NULL DEFAULT '',
+                    tags TEXT NOT NULL DEFAULT '',
+                    country TEXT NOT NULL DEFAULT '',
+                    countrycode TEXT NOT NULL DEFAULT '',
+                    state TEXT NOT NULL DEFAULT '',
+                    language TEXT NOT NULL DEFAULT '',
+                    languagecodes TEXT NOT NULL DEFAULT '',
+                    codec TEXT NOT NULL DEFAULT '',
+                    bitrate INTEGER NOT NULL DEFAULT 0,
+                    hls BOOLEAN NOT NULL DEFAULT 0,
+                    lastcheckok BOOLEAN NOT NULL DEFAULT 1,
+                    geo_lat REAL,
+                    geo_long REAL,
+                    votes INTEGER NOT NULL DEFAULT 0,
+                    clickcount INTEGER NOT NULL DEFAULT 0,
+                    lastchangetime TEXT NOT NULL DEFAULT '',
+                    playable BOOLEAN NOT NULL DEFAULT 0
+                );
+                CREATE INDEX station_country ON station(countrycode, playable);
+                CREATE INDEX station_name ON station(name COLLATE NOCASE);
+
+                -- The download lands here first; one transaction then applies it to station.
+                CREATE TABLE stationImport AS SELECT * FROM station WHERE 0;
+                CREATE UNIQUE INDEX stationImport_uuid ON stationImport(stationuuid);
+
+                -- Full-text search over folded text (NFKC), case- and diacritic-insensitive.
+                CREATE VIRTUAL TABLE stationSearch USING fts5(
+                    name, tags, country, language, content='', tokenize="unicode61 remove_diacritics 2");
+
+                -- Positions of playable stations with valid coordinates, for nearby queries.
+                CREATE VIRTUAL TABLE stationGeo USING rtree(id, minLat, maxLat, minLon, maxLon);
+
+                CREATE TABLE favorite (
+                    stationuuid TEXT PRIMARY KEY NOT NULL,
+                    position INTEGER NOT NULL,
+                    added_at DATETIME NOT NULL,
+                    snapshot TEXT NOT NULL
+                );
+
+                CREATE TABLE dialAssignment (
+                    band TEXT NOT NULL,
+                    stationuuid TEXT NOT NULL,
+                    khz INTEGER NOT NULL,
+                    PRIMARY KEY (band, stationuuid),
+                    UNIQUE (band, khz)
+                );
+
+                CREATE TABLE playHistory (
+                    id INTEGER PRIMARY KEY,
+                    stationuuid TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    played_at DATETIME NOT NULL
+                );
+                CREATE INDEX playHistory_time ON playHistory(played_at);
+
+                CREATE TABLE songHistory (
+                    id INTEGER PRIMARY KEY,
+                    stationuuid TEXT NOT NULL,
+                    station_name TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    heard_at DATETIME NOT NULL
+                );
+                CREATE INDEX songHistory_time ON songHistory(heard_at);
+
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// The appliance's one entry point to SQLite: catalog, favorites, history, dial and settings.
+///
+/// Holds the only `DatabaseWriter` of its process. Writes are methods named by intent,
+/// one transaction each. Safe to use from any thread or task (GRDB serializes writes);
+/// the daemon and the CLI may open the same file at once (WAL, busy timeout).
+public final class WavedialDatabase: @unchecked Sendable {
+    let writer: any DatabaseWriter
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// Opens (creating if needed) the database at `path`, creating its folder.
+    ///
+    /// Commits are durable (`synchronous=FULL` in WAL mode): an acknowledged favorite
+    /// survives a pulled plug.
+    /// - Throws: `DatabaseError` or a file-system error, e.g. when the file is not a database.
+    public static func open(path: String) throws -> WavedialDatabase {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration())
+        let database = try WavedialDatabase(writer: pool)
+        if try pool.read({ db in try !Self.migrator.hasCompletedMigrations(db) }) {
+            throw DatabaseError(message: "\(path) was written by a newer wavedial")
+        }
+        return database
+    }
+
+    /// An empty database in memory, for tests.
+    public static func inMemory() throws -> WavedialDatabase {
+        try WavedialDatabase(writer: DatabaseQueue(configuration: makeConfiguration()))
+    }
+
+    private static func makeConfiguration() -> GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: foldFunction)
+        }
+        return configuration
+    }
+
+    /// `wd_fold(text)`: NFKC compatibility folding before full-text indexing, so that
+    /// "𝔅𝔲𝔷𝔷𝔦𝔫" is found by "buzzin". Case and diacritics are folded by FTS5 itself.
+    static let foldFunction = DatabaseFunction("wd_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(fold)
+    }
+
+    static func fold(_ text: String) -> String { text.precomposedStringWithCompatibilityMapping }
+
+    /// Runs `PRAGMA integrity_check`; returns the problems found (empty when sound).
+    public func integrityProblems() throws -> [String] {
+        try writer.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The WavedialCore module: see docs/ARCHITECTURE.md.

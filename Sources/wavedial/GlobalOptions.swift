@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WavedialCore
+
+/// Options every command takes: where the configuration is.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
+    var config: String?
+
+    /// Moves global options given before the subcommand (`wavedial --config X dial`) to
+    /// where the subcommand parses them, since ArgumentParser has no inherited options.
+    static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+        var rest = arguments
+        var global: [String] = []
+        while let first = rest.first {
+            if first == "--config", rest.count >= 2 {
+                global += rest.prefix(2)
+                rest.removeFirst(2)
+            } else if first.hasPrefix("--config=") {
+                global.append(rest.removeFirst())
+            } else {
+                break
+            }
+        }
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: global, at: end)
+        return rest
+    }
+
+    /// The configuration file's path: the option, else `WAVEDIAL_CONFIG`, else the default.
+    var configPath: String {
+        config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Configuration.defaultPath
+    }
+
+    /// Loads and checks the configuration.
+    /// - Throws: ``CLIError`` with the file, key and line of each problem.
+    func loadConfiguration() throws -> Configuration {
+        do {
+            return try Configuration.load(path: configPath)
+        } catch {
+            throw CLIError("config \(error)", exitCode: ExitStatus.config)
+        }
+    }
+
+    /// The configuration and the database it names.
+    func open() throws -> (Configuration, WavedialDatabase) {
+        CLILogging.bootstrap()
+        let configuration = try loadConfiguration()
+        do {
+            return (configuration, try WavedialDatabase.open(path: configuration.catalog.database))
+        } catch {
+            throw CLIError("cannot open the database \(configuration.catalog.database): \(error)", exitCode: ExitStatus.database)
+        }
+    }
+}
+
+/// The CLI's exit codes, documented in the man page.
+enum ExitStatus {
+    static let failure: Int32 = 1
+    static let usage: Int32 = 64  // EX_USAGE
+    static let notFound: Int32 = 66  // EX_NOINPUT: no such station or favorite
+    static let unavailable: Int32 = 69  // EX_UNAVAILABLE: a server or the daemon cannot be reached
+    static let database: Int32 = 74  // EX_IOERR
+    static let config: Int32 = 78  // EX_CONFIG
+}
+
+/// Logging for the CLI: warnings and worse on stderr; the output itself is for people and scripts.
+enum CLILogging {
+    private static let once: Void = {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["WAVEDIAL_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            return handler
+        }
+    }()
+
+    static func bootstrap() { _ = once }
+}
