@@ -1,5 +1,6 @@
 import Display
 import Foundation
+import WavedialTestSupport
 import XCTest
 
 final class ROMTransliteratorTests: XCTestCase {
@@ -64,9 +65,7 @@ final class ROMTransliteratorTests: XCTestCase {
     /// Every station name of the real Radio Browser sample, through both ROMs: nothing undisplayable,
     /// and nothing that had letters comes out empty.
     func testSweepsEveryStationNameOfTheSample() throws {
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let sample = package.deletingLastPathComponent().appendingPathComponent("shared/data/radiobrowser-geo-sample.json")
+        let sample = ProjectPaths.sharedData.appendingPathComponent("radiobrowser-geo-sample.json")
         guard FileManager.default.fileExists(atPath: sample.path) else {
             throw XCTSkip("\(sample.path) is absent")
         }
