@@ -20,9 +20,12 @@ public struct ROMTransliterator: Sendable {
         self.rom = rom
     }
 
-    /// ICU's Any-Latin, preceded by the BGN/UNGEGN romanisations for Russian and Greek, which read more
-    /// naturally than Any-Latin's ISO 9 ("Маяк" → "Mayak", not "Maâk"; "Καλημέρα" → "Kalimera").
-    private static let toLatin = StringTransform("Russian-Latin/BGN; Greek-Latin/UNGEGN; Any-Latin")
+    /// Russian (BGN) first, then Greek (UNGEGN) and everything else (Any-Latin): these read more naturally
+    /// than Any-Latin's ISO 9 ("Маяк" → "Mayak", not "Maâk"; "Καλημέρα" → "Kalimera"). BGN separates
+    /// letters that would otherwise read as one sound with "·" ("Irkut·sk"); it is dropped before the
+    /// second step, which would turn it into a colon.
+    private static let russianToLatin = StringTransform("Russian-Latin/BGN")
+    private static let toLatin = StringTransform("Greek-Latin/UNGEGN; Any-Latin")
 
     /// Stand-ins for ASCII characters a ROM lacks (A00 shows ¥ for "\" and → for "~").
     private static let substitutes: [Character: String] = ["\\": "/", "~": "-", "`": "'", "♥": "<3", "❤": "<3"]
@@ -35,20 +38,32 @@ public struct ROMTransliterator: Sendable {
             .precomposedStringWithCompatibilityMapping
         var result = ""
         var run = ""
+        /// Ends a run of characters to transliterate; ideographs and syllables get a space against
+        /// neighbouring letters ("MBC충북" → "MBC chungbug"), other scripts join as written.
+        func endRun(before next: Character?) {
+            guard !run.isEmpty else { return }
+            var latin = self.latin(run)
+            if Self.isSyllabic(run.unicodeScalars.first), let last = result.last, last.isLetter || last.isNumber {
+                latin = " " + latin
+            }
+            if Self.isSyllabic(run.unicodeScalars.last), let next, next.isLetter || next.isNumber {
+                latin += " "
+            }
+            result += latin
+            run = ""
+        }
         for character in folded {
             if character.isWhitespace || character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
-                result += latin(run)
-                run = ""
+                endRun(before: nil)
                 result.append(" ")
             } else if keepsAsIs(character) {
-                result += latin(run)
-                run = ""
+                endRun(before: character)
                 result.append(character)
             } else {
                 run.append(character)
             }
         }
-        result += latin(run)
+        endRun(before: nil)
         return result.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
@@ -66,9 +81,18 @@ public struct ROMTransliterator: Sendable {
         return scalar.value < 0x250  // Basic Latin through Latin Extended-B
     }
 
+    /// Han, kana and Hangul: scripts written without spaces between words, whose romanisation is syllables.
+    private static func isSyllabic(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let value = scalar?.value else { return false }
+        return (0x1100...0x11FF).contains(value) || (0x3040...0x30FF).contains(value) || (0x3130...0x318F).contains(value)
+            || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7AF).contains(value)
+            || (0xF900...0xFAFF).contains(value) || (0x20000...0x3FFFF).contains(value)
+    }
+
     private func latin(_ run: String) -> String {
         guard !run.isEmpty else { return "" }
-        let latin = run.applyingTransform(Self.toLatin, reverse: false) ?? run
+        let russian = (run.applyingTransform(Self.russianToLatin, reverse: false) ?? run).filter { $0 != "·" }
+        let latin = russian.applyingTransform(Self.toLatin, reverse: false) ?? russian
         var result = ""
         for character in latin {
             if rom.code(for: character) != nil {
