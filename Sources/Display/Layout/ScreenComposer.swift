@@ -3,7 +3,8 @@ import Foundation
 /// Lays out a `DisplayViewState` on a screen of 16 or 20 columns by 2 or 4 rows, scrolling text that
 /// does not fit its field.
 ///
-/// Each text field has its own marquee, started when its text first appears or changes; `compose` takes
+/// Each text field has its own marquee, started when its text first appears or changes (on the next beat
+/// of its row, see `Marquee`); `compose` takes
 /// the time (monotonic seconds, from whatever clock the caller uses) so tests drive it without sleeping.
 /// Not thread-safe: the display thread owns it.
 public final class ScreenComposer {
@@ -140,9 +141,10 @@ public final class ScreenComposer {
         let key = row * 64 + column
         usedFields.insert(key)
         if fields[key]?.text != characters {
-            fields[key] = (characters, time)
+            // Odd rows step half a beat after even rows: two scrolling fields never step in the same frame.
+            fields[key] = (characters, marquee.start(at: time, halfBeat: row % 2 == 1))
         }
-        let elapsed = time - (fields[key]?.since ?? time)
+        let elapsed = max(0, time - (fields[key]?.since ?? time))
         screen.write(marquee.window(characters, width: width, elapsed: elapsed), row: row, column: column, width: width)
     }
 

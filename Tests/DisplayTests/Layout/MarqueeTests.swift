@@ -28,6 +28,20 @@ final class MarqueeTests: XCTestCase {
         XCTAssertEqual(window(text, width: 5, at: 4.75), "BCDEF")
     }
 
+    func testStartsOnTheBeatOrHalfABeatLater() {
+        XCTAssertEqual(marquee.start(at: 10, halfBeat: false), 10, accuracy: 1e-9)
+        XCTAssertEqual(marquee.start(at: 10.1, halfBeat: false), 10.25, accuracy: 1e-9)
+        XCTAssertEqual(marquee.start(at: 10.1, halfBeat: true), 10.125, accuracy: 1e-9)
+        XCTAssertEqual(marquee.start(at: 10.2, halfBeat: true), 10.375, accuracy: 1e-9)
+    }
+
+    func testTheStartPauseIsRoundedUpToWholeSteps() {
+        let slow = Marquee(stepsPerSecond: 3.5, startPause: 1.5, gap: 3)  // 5.25 steps → 6
+        let text = Array("ABCDEFGHIJ")
+        XCTAssertEqual(String(slow.window(text, width: 5, elapsed: 6 / 3.5 - 0.01)), "ABCDE")
+        XCTAssertEqual(String(slow.window(text, width: 5, elapsed: 7 / 3.5)), "BCDEF")
+    }
+
     func testStepsAreEvenlySpaced() {
         var changes: [Double] = []
         var last = window("Radio Bob Rockt", width: 10, at: 0)

@@ -103,11 +103,32 @@ final class ScreenComposerTests: XCTestCase {
         var state = playing("Artist Name – A Long Title")
         state.stationName = "Radio Station Name"
         XCTAssertEqual(renderer.lines(composer.compose(state, at: 100)), ["101.5 Radio Stat", "▶ Artist Name  ♥"])
-        XCTAssertEqual(renderer.lines(composer.compose(state, at: 101.5)), ["101.5 dio Statio", "▶ tist Name -  ♥"])
+        // The title's row steps half a beat (0.125 s) after the station's.
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 101.5)), ["101.5 dio Statio", "▶ rtist Name - ♥"])
         // New title at 101.5: its field starts over, the station keeps scrolling.
         state.nowPlaying = "Another Artist – Song"
         XCTAssertEqual(renderer.lines(composer.compose(state, at: 101.5)), ["101.5 dio Statio", "▶ Another Arti ♥"])
         XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.0)), ["101.5 o Station ", "▶ Another Arti ♥"])
-        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.75)), ["101.5 tation Nam", "▶ nother Artis ♥"])
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.75)), ["101.5 tation Nam", "▶ Another Arti ♥"])
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.875)), ["101.5 tation Nam", "▶ nother Artis ♥"])
+    }
+
+    func testTwoScrollingFieldsNeverStepInTheSameFrame() {
+        for marquee in [Marquee(), Marquee(stepsPerSecond: 3, startPause: 1.2, gap: 4)] {
+            let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00, marquee: marquee, timeZone: utc)
+            var state = playing("Some Artist – A Title Long Enough To Scroll")
+            state.stationName = "A Station Name That Scrolls"
+            var previous = composer.compose(state, at: 3.21)
+            var steps = [0, 0]
+            for tick in 1...1200 {
+                let screen = composer.compose(state, at: 3.21 + Double(tick) / 20)
+                let changed = (0..<2).filter { screen.cells[$0] != previous.cells[$0] }
+                XCTAssertLessThanOrEqual(changed.count, 1, "tick \(tick)")
+                changed.forEach { steps[$0] += 1 }
+                previous = screen
+            }
+            XCTAssertGreaterThan(steps[0], 50)
+            XCTAssertGreaterThan(steps[1], 50)
+        }
     }
 }

@@ -64,10 +64,16 @@ final class LCDScreenRendererTests: XCTestCase {
         var state = states[1]
         state.stationName = "Jazz FM"
         try renderer.show(composer.compose(state, at: 0))
-        try renderer.show(composer.compose(state, at: 1.0))
-        let step = try renderer.show(composer.compose(state, at: 1.25))
-        XCTAssertEqual(step.cursorMoves, 1)
-        XCTAssertLessThanOrEqual(step.cellsWritten, 12)
-        XCTAssertEqual(step.glyphsLoaded, 0)
+        var steps = 0
+        for tick in 1...200 {
+            let report = try renderer.show(composer.compose(state, at: Double(tick) / 20))
+            guard report.cellsWritten > 0 else { continue }
+            steps += 1
+            // At most the 12-cell title field: one move (4 bytes), two RS changes, 4 bytes a cell.
+            XCTAssertLessThanOrEqual(report.cellsWritten, 12)
+            XCTAssertLessThanOrEqual(report.bytes, 4 + 2 + 12 * 4)
+            XCTAssertEqual(report.glyphsLoaded, 0)
+        }
+        XCTAssertGreaterThan(steps, 20)
     }
 }
