@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
+        .systemLibrary(name: "CI2CDev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
@@ -49,7 +50,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Display",
@@ -60,6 +61,10 @@ let package = Package(
             dependencies: ["WavedialCore", "RadioBrowser", "Audio", "Hardware", "Display",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
+
+        // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
+        .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
+                          swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(

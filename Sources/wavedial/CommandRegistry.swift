@@ -8,5 +8,6 @@ enum CommandRegistry {
         DialCommand.self,
         FavoritesCommand.self,
         LocationCommand.self,
+        LCDCommand.self,
     ]
 }
