@@ -56,9 +56,13 @@ let package = Package(
             name: "Display",
             dependencies: ["Hardware"],
             swiftSettings: swift5),
+        .target(
+            name: "WavedialConfig",
+            dependencies: ["WavedialCore", "Audio", "Hardware", "Display"],
+            swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
-            dependencies: ["WavedialCore", "RadioBrowser", "Audio", "Hardware", "Display",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
@@ -73,6 +77,7 @@ let package = Package(
             swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),

@@ -1,4 +1,5 @@
 import Foundation
+import WavedialConfig
 import WavedialCore
 
 /// The favorites file formats: the JSON that `fav export` writes, and M3U playlists.

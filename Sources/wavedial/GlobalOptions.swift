@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WavedialConfig
 import WavedialCore
 
 /// Options every command takes: where the configuration is.
@@ -35,11 +36,16 @@ struct GlobalOptions: ParsableArguments {
             ?? Configuration.defaultPath
     }
 
-    /// Loads and checks the configuration.
+    /// Loads and checks the configuration. A config named with `--config` or
+    /// `WAVEDIAL_CONFIG` must exist; when the default one does not, the defaults apply.
     /// - Throws: ``CLIError`` with the file, key and line of each problem.
     func loadConfiguration() throws -> Configuration {
+        let path = configPath
+        if path == Configuration.defaultPath, !FileManager.default.fileExists(atPath: path) {
+            return Configuration()
+        }
         do {
-            return try Configuration.load(path: configPath)
+            return try Configuration.load(path: path)
         } catch {
             throw CLIError("config \(error)", exitCode: ExitStatus.config)
         }

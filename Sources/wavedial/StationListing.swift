@@ -1,4 +1,5 @@
 import Foundation
+import WavedialConfig
 import WavedialCore
 
 /// A station as the CLI prints it in JSON: Radio Browser's field names, plus

@@ -1,3 +1,4 @@
+import WavedialConfig
 import WavedialCore
 
 /// Finds the station a person means by `UUID|NAME` on the command line.

@@ -32,26 +32,43 @@ let database = try WavedialDatabase.open(path: arguments[1])
 print("catalog: \(try database.stationCount()) stations")
 
 var random = SystemRandomNumberGenerator()
-let cities = [(52.52, 13.405), (48.85, 2.35), (40.71, -74.0), (-23.55, -46.63), (35.68, 139.69), (-33.87, 151.2),
-              (-18.1, 178.4), (64.1, -21.9), (0.0, 0.0), (-54.8, -68.3)]
-try measure("nearby 60 (10 cities, jittered)", iterations: iterations) { i in
+// Places with their country: dense and sparse, across the antimeridian, mid-ocean, far south.
+let cities: [(String, Double, Double, String)] = [
+    ("Berlin", 52.52, 13.405, "DE"), ("Paris", 48.85, 2.35, "FR"), ("New York", 40.71, -74.0, "US"),
+    ("Sao Paulo", -23.55, -46.63, "BR"), ("Tokyo", 35.68, 139.69, "JP"), ("Sydney", -33.87, 151.2, "AU"),
+    ("Suva", -18.1, 178.4, "FJ"), ("Reykjavik", 64.1, -21.9, "IS"), ("Gulf of Guinea", 0.5, 0.5, "GH"),
+    ("Ushuaia", -54.8, -68.3, "AR"),
+]
+for city in cities {
+    try measure("nearby 60: \(city.0)", iterations: iterations / 10) { _ in
+        let place = Coordinate(latitude: city.1 + .random(in: -0.5...0.5, using: &random),
+                               longitude: city.2 + .random(in: -0.5...0.5, using: &random))
+        return try database.nearby(place, countryCode: city.3, limit: 60, radiusKm: 250).count
+    }
+}
+try measure("nearby 60 (all 10 places)", iterations: iterations) { i in
     let city = cities[i % cities.count]
-    let place = Coordinate(latitude: city.0 + .random(in: -0.5...0.5, using: &random),
-                           longitude: city.1 + .random(in: -0.5...0.5, using: &random))
-    return try database.nearby(place, countryCode: "DE", limit: 60, radiusKm: 250).count
+    let place = Coordinate(latitude: city.1 + .random(in: -0.5...0.5, using: &random),
+                           longitude: city.2 + .random(in: -0.5...0.5, using: &random))
+    return try database.nearby(place, countryCode: city.3, limit: 60, radiusKm: 250).count
 }
 let queries: [StationQuery] = [
     .init(text: "radio"), .init(text: "jazz"), .init(text: "cafe"), .init(text: "bbc radio"), .init(text: "fm"),
     .init(tag: "rock"), .init(text: "radio", country: "DE"), .init(country: "Germany"), .init(language: "english"),
     .init(text: "classic", tag: "pop", country: "US"), .init(text: "z"),
 ]
+for query in queries {
+    try measure("search \(query.text) \(query.tag ?? "") \(query.country ?? "") \(query.language ?? "")", iterations: 20) { _ in
+        try database.search(query).count
+    }
+}
 try measure("search (11 kinds, limit 20)", iterations: iterations) { i in
     try database.search(queries[i % queries.count]).count
 }
 var settings = DialSettings()
 try measure("dial band (nearby 60 + plan + store)", iterations: max(10, iterations / 10)) { i in
     let city = cities[i % 2]
-    return try database.nearbyBand(location: Coordinate(latitude: city.0, longitude: city.1), countryCode: "DE",
+    return try database.nearbyBand(location: Coordinate(latitude: city.1, longitude: city.2), countryCode: city.3,
                                    settings: settings).band.entries.count
 }
 _ = settings

@@ -9,7 +9,8 @@ public struct DialSettings: Sendable, Equatable {
 
     public init() {}
 
-    init(_ section: ConfigSection) {
+    /// Reads `[dial]`, recording problems in the section's file.
+    public init(_ section: ConfigSection) {
         let start = section.double("band_start", default: 87.5, range: 1...10_000)
         let end = section.double("band_end", default: 108.0, range: 1...10_000)
         let step = section.double("step", default: 0.1, range: 0.001...10)

@@ -25,7 +25,9 @@ extension WavedialDatabase {
 
     /// Searches the catalog: all words of the text in the name, and each filter given.
     /// Case- and diacritic-insensitive, and insensitive to compatibility forms (NFKC).
-    /// Results: playable first, then by votes and clicks.
+    /// Results: playable first, then by votes and clicks. The popularity index is walked in
+    /// that order and each station checked against the matches, so a word that matches half
+    /// the catalog ("radio") stops after `limit` hits instead of sorting 25,000 rows.
     public func search(_ query: StationQuery) throws -> [Station] {
         guard !query.isEmpty else { return [] }
         var clauses: [String] = []
@@ -52,8 +54,8 @@ extension WavedialDatabase {
         arguments.append(query.limit)
         return try writer.read { db in
             try Station.fetchAll(db, sql: """
-                SELECT s.* FROM station s WHERE \(clauses.joined(separator: " AND "))
-                ORDER BY s.playable DESC, s.votes DESC, s.clickcount DESC, s.name LIMIT ?
+                SELECT s.* FROM station s INDEXED BY station_popularity WHERE \(clauses.joined(separator: " AND "))
+                ORDER BY s.playable DESC, s.votes DESC, s.clickcount DESC, s.id DESC LIMIT ?
                 """, arguments: StatementArguments(arguments))
         }
     }

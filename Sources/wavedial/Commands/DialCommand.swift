@@ -1,4 +1,5 @@
 import ArgumentParser
+import WavedialConfig
 import WavedialCore
 
 /// `wavedial dial`: the band the knob sweeps.

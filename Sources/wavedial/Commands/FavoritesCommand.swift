@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WavedialConfig
 import WavedialCore
 
 /// `wavedial fav …`: the favorites, which survive anything.

@@ -11,61 +11,72 @@ struct LCDCommand: ParsableCommand {
         subcommands: [Test.self, Show.self]
     )
 
-    /// The `[display]` settings as options, with the same defaults, until the configuration loader exists.
+    /// The config's `[display]` settings, each overridable by an option.
     struct DisplayOptions: ParsableArguments {
+        @OptionGroup var global: GlobalOptions
         @Option(help: "How the LCD is connected: pcf8574, gpio or none.")
-        var driver: String = DisplaySettings().driver.rawValue
+        var driver: String?
         @Option(help: "The I2C bus device of a PCF8574 backpack.")
-        var bus: String = DisplaySettings().bus
+        var bus: String?
         @Option(help: "The backpack's I2C address, e.g. 0x27 or 0x3f.")
-        var address: String = "0x27"
+        var address: String?
         @Option(help: "The backpack's bit mapping: common, mjkdz, or rs=0,rw=1,e=2,bl=3,d4=4,d5=5,d6=6,d7=7.")
-        var mapping: String = "common"
+        var mapping: String?
         @Option(help: "Columns (16 or 20).")
-        var columns: Int = DisplaySettings().columns
+        var columns: Int?
         @Option(help: "Rows (2 or 4).")
-        var rows: Int = DisplaySettings().rows
+        var rows: Int?
         @Option(help: "The controller's character ROM: a00 or a02.")
-        var rom: String = DisplaySettings().rom.rawValue
+        var rom: String?
         @Option(help: "The GPIO chip for direct wiring.")
-        var gpioChip: String = DisplaySettings().gpioChip
+        var gpioChip: String?
         @Option(help: "GPIO lines for direct wiring: rs,e,d4,d5,d6,d7[,backlight].")
-        var gpioPins: String = "27,22,25,24,23,18,4"
+        var gpioPins: String?
         @Option(help: "Marquee speed in characters a second.")
-        var scrollSpeed: Double = DisplaySettings().marquee.stepsPerSecond
+        var scrollSpeed: Double?
 
         func settings() throws -> DisplaySettings {
-            var settings = DisplaySettings()
-            guard let driver = DisplaySettings.Driver(rawValue: driver.lowercased()) else {
-                throw CLIError("unknown --driver '\(driver)' (expected pcf8574, gpio or none)", exitCode: 64)
+            var settings = try global.loadConfiguration().display
+            if let driver {
+                guard let value = DisplaySettings.Driver(rawValue: driver.lowercased()) else {
+                    throw CLIError("unknown --driver '\(driver)' (expected pcf8574, gpio or none)", exitCode: 64)
+                }
+                settings.driver = value
             }
-            settings.driver = driver
-            settings.bus = bus
-            let digits = address.lowercased().hasPrefix("0x") ? String(address.dropFirst(2)) : address
-            guard let value = UInt8(digits, radix: address.lowercased().hasPrefix("0x") ? 16 : 10),
-                  (0x03...0x77).contains(value) else {
-                throw CLIError("invalid --address '\(address)' (expected 0x03–0x77, e.g. 0x27)", exitCode: 64)
+            if let bus { settings.bus = bus }
+            if let address {
+                let hex = address.lowercased().hasPrefix("0x")
+                guard let value = UInt8(hex ? String(address.dropFirst(2)) : address, radix: hex ? 16 : 10),
+                      (0x03...0x77).contains(value) else {
+                    throw CLIError("invalid --address '\(address)' (expected 0x03–0x77, e.g. 0x27)", exitCode: 64)
+                }
+                settings.address = value
             }
-            settings.address = value
-            do {
-                settings.mapping = try PCF8574Mapping(parsing: mapping)
-            } catch {
-                throw CLIError("\(error)", exitCode: 64)
+            if let mapping {
+                do {
+                    settings.mapping = try PCF8574Mapping(parsing: mapping)
+                } catch {
+                    throw CLIError("\(error)", exitCode: 64)
+                }
             }
-            settings.columns = columns
-            settings.rows = rows
-            guard let rom = CharacterROM(rawValue: rom.lowercased()) else {
-                throw CLIError("unknown --rom '\(rom)' (expected a00 or a02)", exitCode: 64)
+            if let columns { settings.columns = columns }
+            if let rows { settings.rows = rows }
+            if let rom {
+                guard let value = CharacterROM(rawValue: rom.lowercased()) else {
+                    throw CLIError("unknown --rom '\(rom)' (expected a00 or a02)", exitCode: 64)
+                }
+                settings.rom = value
             }
-            settings.rom = rom
-            settings.gpioChip = gpioChip
-            let pins = gpioPins.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard pins.count == 6 || pins.count == 7, pins.allSatisfy({ ($0 ?? -1) >= 0 }) else {
-                throw CLIError("invalid --gpio-pins '\(gpioPins)' (expected rs,e,d4,d5,d6,d7[,backlight])", exitCode: 64)
+            if let gpioChip { settings.gpioChip = gpioChip }
+            if let gpioPins {
+                let pins = gpioPins.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard pins.count == 6 || pins.count == 7, pins.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+                    throw CLIError("invalid --gpio-pins '\(gpioPins)' (expected rs,e,d4,d5,d6,d7[,backlight])", exitCode: 64)
+                }
+                settings.gpioPins = GpiodLCDBus.Pins(registerSelect: pins[0]!, enable: pins[1]!,
+                                                     data: pins[2...5].map { $0! }, backlight: pins.count == 7 ? pins[6] : nil)
             }
-            settings.gpioPins = GpiodLCDBus.Pins(registerSelect: pins[0]!, enable: pins[1]!,
-                                                 data: pins[2...5].map { $0! }, backlight: pins.count == 7 ? pins[6] : nil)
-            settings.marquee.stepsPerSecond = scrollSpeed
+            if let scrollSpeed { settings.marquee.stepsPerSecond = scrollSpeed }
             do {
                 _ = try settings.geometry()
             } catch {

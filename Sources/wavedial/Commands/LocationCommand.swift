@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WavedialConfig
 import WavedialCore
 
 /// `wavedial location …`: where the radio stands.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RadioBrowser
+import WavedialConfig
 import WavedialCore
 
 /// `wavedial sync`: downloads the whole catalog from Radio Browser.

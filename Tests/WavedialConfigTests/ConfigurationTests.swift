@@ -1,7 +1,8 @@
 import WavedialTestSupport
 import XCTest
 
-@testable import WavedialCore
+import WavedialConfig
+import WavedialCore
 
 final class ConfigurationTests: XCTestCase {
     func testEmptyFileGivesDefaults() throws {
