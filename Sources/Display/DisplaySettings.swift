@@ -31,9 +31,9 @@ public struct DisplaySettings: Equatable, Sendable {
     public var rom: CharacterROM = .a00
     /// The GPIO chip for direct wiring; default `/dev/gpiochip0`.
     public var gpioChip = "/dev/gpiochip0"
-    /// GPIO line offsets (BCM numbers) for direct wiring; default RS=23, E=24, D4–D7=25, 8, 7, 12, backlight=16
+    /// GPIO line offsets (BCM numbers) for direct wiring; default RS=23, E=24, D4–D7=25, 8, 7, 12, backlight=4
     /// (clear of the encoder, the buttons, I2C and the I2S DAC pins; see hardware/pinmap.toml).
-    public var gpioPins = GpiodLCDBus.Pins(registerSelect: 23, enable: 24, data: [25, 8, 7, 12], backlight: 16)
+    public var gpioPins = GpiodLCDBus.Pins(registerSelect: 23, enable: 24, data: [25, 8, 7, 12], backlight: 4)
     /// How long text scrolls; default 3.5 characters a second, 1.5 s pause at the start, 3 blanks between passes.
     public var marquee = Marquee()
 
