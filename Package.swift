@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport"], swiftSettings: swift5),

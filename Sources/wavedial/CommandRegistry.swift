@@ -8,6 +8,8 @@ enum CommandRegistry {
         DialCommand.self,
         FavoritesCommand.self,
         LocationCommand.self,
+        CheckURLCommand.self,
+        PlayURLCommand.self,
         LCDCommand.self,
     ]
 }
