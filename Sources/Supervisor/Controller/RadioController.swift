@@ -37,8 +37,9 @@ public final class RadioController: @unchecked Sendable {
     private var pausedAt: UInt64?
     private var saved: ApplianceState
     private var volumeShownUntil: UInt64 = 0
-    /// A message for the idle screen from a subsystem ("Syncing catalog", "No network").
-    private var notice: String?
+    /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
+    private var notices: [String: String] = [:]
+    private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
     private var observers: [UUID: (RadioStatus) -> Void] = [:]
     private var lastPublished: RadioStatus?
     private var observations: [Player.Observation] = []
@@ -108,10 +109,10 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Sets or clears the message shown while nothing plays.
-    public func setNotice(_ text: String?) {
+    /// Sets or clears a subsystem's message, shown while nothing plays.
+    public func setNotice(_ text: String?, from subsystem: String) {
         queue.async { [self] in
-            notice = text
+            notices[subsystem] = text
             refresh()
         }
     }
@@ -237,7 +238,7 @@ public final class RadioController: @unchecked Sendable {
             return isFavorite
         } catch {
             logger.error("favorite not saved", metadata: ["station.uuid": "\(current.stationuuid)", "error": "\(error)"])
-            notice = "Favorite not saved"
+            notices["favorites"] = "Favorite not saved"
             return nil
         }
     }
@@ -321,13 +322,14 @@ public final class RadioController: @unchecked Sendable {
         do {
             let location = try database.storedLocation() ?? configuration.location.coordinate
             if let location {
+                notices["location"] = nil
                 let (band, stations) = try database.nearbyBand(
                     location: location, countryCode: configuration.location.countryCode, settings: configuration.dial)
                 nearby = band
                 for entry in stations { known[entry.station.stationuuid] = entry.station }
             } else {
                 nearby = DialBand(band: configuration.dial.band, assignments: [:])
-                notice = "Set location"
+                notices["location"] = "Set location"
             }
         } catch {
             logger.error("nearby band not built", metadata: ["error": "\(error)"])
