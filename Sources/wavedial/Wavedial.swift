@@ -15,7 +15,7 @@ struct Wavedial: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot(GlobalOptions.movingLeadingOptions(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(GlobalOptions.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
