@@ -25,10 +25,7 @@ final class RadioControllerTests: XCTestCase {
     private let talk = StationFixtures.station("aaaaaaaa-0000-4000-8000-000000000003", "Talk 94.5", lat: 52.51, lon: 13.39)
 
     override func setUpWithError() throws {
-        database = try WavedialDatabase.inMemory()
-        let staging = try CatalogImport(database: database)
-        for station in [bob, jazz, talk] { try staging.add(station) }
-        _ = try staging.commit(server: "test")
+        database = try WavedialDatabase.inMemory(with: [bob, jazz, talk])
         try database.setLocation(Coordinate(latitude: 52.52, longitude: 13.405))
         player = RecordingPlayer()
         controller = makeController()
