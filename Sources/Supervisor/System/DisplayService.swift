@@ -15,7 +15,6 @@ public final class DisplayService: @unchecked Sendable {
     private var loop: DisplayLoop
     private var state: DisplayViewState
     private var stopped = false
-    private let wake = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - useLCD: false in the simulator and when `driver = "none"`.
@@ -54,8 +53,11 @@ public final class DisplayService: @unchecked Sendable {
     }
 
     public func stop() {
-        lock.withLock { stopped = true }
-        wake.signal()
+        let loop = lock.withLock { () -> DisplayLoop in
+            stopped = true
+            return self.loop
+        }
+        loop.stop()
     }
 
     private func run() {
@@ -84,8 +86,10 @@ public final class DisplayService: @unchecked Sendable {
                     onLCDProblem("LCD offline")
                 }
             }
-            lock.withLock { loop }.tick(at: time)
-            _ = wake.wait(timeout: .now() + 0.05)
+            let current = lock.withLock { loop }
+            current.tick(at: time)
+            // A new state is drawn at once; otherwise tick for the marquee and the clock.
+            current.waitForChange(timeout: 0.05)
         }
     }
 }
