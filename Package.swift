@@ -14,6 +14,7 @@ let package = Package(
         // Libraries for the benchmark package in Benchmarks/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
+        .library(name: "Supervisor", targets: ["Supervisor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
