@@ -11,7 +11,8 @@ public final class Player: @unchecked Sendable {
     /// A registration returned by ``observe(_:)`` and ``observeTitles(_:)``; ``cancel()`` ends it.
     public final class Observation: @unchecked Sendable {
         private let onCancel: () -> Void
-        init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+        /// An observation ended by `onCancel` (also for players that stand in for this one).
+        public init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
         public func cancel() { onCancel() }
     }
 
