@@ -37,6 +37,8 @@ final class StationSession: @unchecked Sendable {
     private var hasOverflowed = false
     private var bytesPerSecondValue = 16_000
     private var deliveredBytes = 0
+    /// Network thread only: joins each new connection to the audio of the last one.
+    private var splice = StreamSplice()
 
     /// The most compressed bytes per second a ring is sized for (320 kbit/s, MP3's highest).
     private static let maximumBytesPerSecond = 40_000
@@ -164,19 +166,27 @@ final class StationSession: @unchecked Sendable {
         var delivered = false
         var bodyTooLong = false
 
+        var keepGoing = true
+        func emit(_ output: StreamSplice.Output) {
+            switch output {
+            case .discontinuity:
+                ring.mark(.discontinuity)
+            case .audio(let audio):
+                if keepGoing { keepGoing = write(audio) }
+            }
+        }
         func decide() {
             format = StreamFormat.detect(contentType: response?.contentType, url: response?.url ?? url, prefix: pending)
             if format == .mpeg, let response {
-                ring.mark(.discontinuity)
+                splice.beginConnection(emit: emit)
                 onEvent(self, .connected(response))
             }
         }
         func pushAudio(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            var keepGoing = true
             demuxer.push(bytes, audio: { audio in
                 guard keepGoing else { return }
                 delivered = true
-                keepGoing = write(audio)
+                splice.push(audio, emit: emit)
             }, metadata: { block in
                 guard let title = ICYMetadataParser.parse(block).title, title != lastTitle else { return }
                 lastTitle = title
@@ -227,6 +237,7 @@ final class StationSession: @unchecked Sendable {
             decide()
             if format == .mpeg { _ = pending.withUnsafeBytes { pushAudio($0) } }
         }
+        if format == .mpeg { splice.endConnection(emit: emit) }
         switch format {
         case .hls:
             return .unsupported("HLS")

@@ -5,13 +5,15 @@ Usage: misbehaving_server.py MP3_FILE DEAD_PORT   -> prints "PORT <n>" once list
 
 Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; default 1):
   /ok.mp3        HTTP 200, audio/mpeg, icy-metaint 8000, titles "Fixture - Song N" (N grows every 2 blocks)
+  /live.mp3      like icecast: one live position for all listeners (by the clock), each connection starts
+                 with a 64 KB burst before it; ?drop=N closes the connection after N bytes
   /icy.mp3       the same with SHOUTcast v1's "ICY 200 OK" status line
   /plain.mp3     audio/mpeg without ICY metadata
-  /stall.mp3     64 KB burst, then nothing (connection held open)
+  /stall.mp3     a live 64 KB burst (see /live.mp3), then nothing (connection held open)
   /trickle.mp3   20 bytes every 0.1 s
   /garbage.mp3   MPEG audio with runs of junk bytes between frames
   /short.mp3     3 s of audio, then a clean close
-  /reset.mp3     64 KB, then a TCP reset
+  /reset.mp3     a live 64 KB burst, then a TCP reset
   /hugemeta.mp3  maximal (4080-byte) metadata blocks, some malformed
   /aac           audio/aac with ADTS frames
   /ogg           application/ogg
@@ -32,6 +34,7 @@ import urllib.parse
 MP3 = open(sys.argv[1], "rb").read()
 DEAD_PORT = int(sys.argv[2])
 BYTES_PER_SECOND = 16000  # 128 kbit/s
+STARTED = time.monotonic()
 METAINT = 8000
 
 
@@ -70,19 +73,26 @@ class Handler(socketserver.BaseRequestHandler):
         base = f"http://127.0.0.1:{port}"
         wants_icy = b"icy-metadata: 1" in request.lower()
         try:
-            self.route(path, speed, base, wants_icy)
+            self.route(path, speed, base, wants_icy, query)
         except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
             pass
 
-    def stream(self, speed, metaint=None, titles=True, limit=None, junk=False, huge=False):
-        """Audio paced at speed x real time after a 64 KB burst, with ICY metadata when metaint is set."""
+    def stream(self, speed, metaint=None, titles=True, limit=None, junk=False, huge=False, live=False):
+        """Audio paced at speed x real time after a 64 KB burst, with ICY metadata when metaint is set.
+        live: the burst ends at the shared live position instead of starting at the file's beginning."""
         sent = 0
         since_meta = 0
         blocks = 0
         position = 0
+        if live:
+            # The live edge starts 64 KB into the file, so the first bursts do not wrap into the file's
+            # leading encoder delay (a real, if short, silence).
+            position = int((time.monotonic() - STARTED) * BYTES_PER_SECOND * speed) % len(MP3)
         started = time.monotonic()
         while limit is None or sent < limit:
             chunk = MP3[position:position + 1000]
+            if len(chunk) < 1000:
+                chunk += MP3[:1000 - len(chunk)]
             position = (position + 1000) % len(MP3)
             if junk and (sent // 1000) % 7 == 3:
                 chunk = bytes((i * 37 + 11) & 0xFF for i in range(300)) + chunk
@@ -113,19 +123,29 @@ class Handler(socketserver.BaseRequestHandler):
                 if delay > 0:
                     time.sleep(delay)
 
-    def route(self, path, speed, base, wants_icy):
+    def live_burst(self, speed):
+        """The 64 KB before the live position, as icecast sends on connect."""
+        end = int((time.monotonic() - STARTED) * BYTES_PER_SECOND * speed) % len(MP3)
+        return (MP3 + MP3)[end + len(MP3) - 65536:end + len(MP3)]
+
+    def route(self, path, speed, base, wants_icy, query):
         icy = [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-br", "128")]
         if path in ("/ok.mp3", "/icy.mp3"):
             status = "ICY 200 OK" if path == "/icy.mp3" else "HTTP/1.0 200 OK"
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []
             self.head(status, icy + meta)
             self.stream(speed, METAINT if wants_icy else None)
+        elif path == "/live.mp3":
+            drop = int(float(query.get("drop", ["0"])[0])) or None
+            meta = [("icy-metaint", str(METAINT))] if wants_icy else []
+            self.head(headers=icy + meta)
+            self.stream(speed, METAINT if wants_icy else None, limit=drop, live=True)
         elif path == "/plain.mp3":
             self.head(headers=[("Content-Type", "audio/mpeg")])
             self.stream(speed)
         elif path == "/stall.mp3":
             self.head(headers=icy)
-            self.send(MP3[:65536])
+            self.send(self.live_burst(speed))
             time.sleep(60)
         elif path == "/trickle.mp3":
             self.head(headers=icy)
@@ -140,7 +160,7 @@ class Handler(socketserver.BaseRequestHandler):
             self.stream(speed, limit=3 * BYTES_PER_SECOND)
         elif path == "/reset.mp3":
             self.head(headers=[("Content-Type", "audio/mpeg")])
-            self.send(MP3[:65536])
+            self.send(self.live_burst(speed))
             self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
             self.request.close()
         elif path == "/hugemeta.mp3":

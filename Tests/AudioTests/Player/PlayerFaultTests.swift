@@ -120,12 +120,31 @@ final class PlayerFaultTests: XCTestCase {
             let (player, recorder, file) = makePlayer("reconnect", stall: 1)
             player.play(station(path))
             XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "\(path): \(recorder.states)")
-            // Each connection delivers 64 KB (4 s of audio); more than two of them means it reconnected.
-            let reconnected = recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: file).count / 2 > 44100 * 9 }
+            // Each connection brings the 64 KB before the live position: 4 s of audio at first, then what the
+            // live position moved on (the repeated rest is skipped). 3 s more than the first burst means reconnects.
+            let reconnected = recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: file).count / 2 > 44100 * 7 }
             XCTAssertTrue(reconnected, "\(path): \(AlsaCapture.samples(in: file).count / 2) frames; \(recorder.states)")
             XCTAssertFalse(recorder.states.contains { $0.isFailed && $0 != recorder.states.last }, "\(path)")
             player.shutdown()
         }
+    }
+
+    func testReconnectToALiveServerContinuesWithoutRepeatingItsBurst() {
+        let (player, recorder, file) = makePlayer("splice")
+        let started = Date()
+        // Every connection is cut after 100 kB, of which the first 64 kB repeat what the last one sent.
+        player.play(station("/live.mp3?speed=2&drop=100000"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "\(recorder.states)")
+        Thread.sleep(forTimeInterval: 6)
+        player.shutdown()
+        let elapsed = Date().timeIntervalSince(started)
+        let seconds = Double(AlsaCapture.samples(in: file).count / 2) / 44100
+        let live = elapsed * 2
+        // One burst (4 s) plus the live audio; a repeated burst per reconnect would add about 4 s each (5 or more).
+        XCTAssertGreaterThan(seconds, live - 1, "the stream went on across reconnects")
+        XCTAssertLessThan(seconds, 4.2 + live + 1, "nothing was heard twice")
+        XCTAssertEqual(PCMAnalysis.frequency(AlsaCapture.samples(in: file), channels: 2, sampleRate: 44100), 440, accuracy: 5)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(AlsaCapture.samples(in: file), channels: 2), 441)
     }
 
     func testTrickleTimesOut() {

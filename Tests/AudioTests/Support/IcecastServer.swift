@@ -127,13 +127,16 @@ final class IcecastServer: @unchecked Sendable {
     }
 
     private func startFeeder() {
+        let started = Date()
         let thread = Thread { [self] in
             while !lock.withLock({ stopped }) {
+                // A restarted feeder goes on where a live programme would be, not back to the file's start.
+                let offset = Int(Date().timeIntervalSince(started)) % 20
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = [
                     "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1",
-                    "-i", source.path, "-map", "0:a", "-c:a", "copy", "-f", "mp3", "-id3v2_version", "0",
+                    "-ss", "\(offset)", "-i", source.path, "-map", "0:a", "-c:a", "copy", "-f", "mp3", "-id3v2_version", "0",
                     "-write_xing", "0", "-content_type", "audio/mpeg", "-ice_name", "Wavedial Test Radio",
                     "icecast://source:\(Self.password)@127.0.0.1:\(port)\(mount)",
                 ]
