@@ -122,7 +122,8 @@ final class StationSession: @unchecked Sendable {
                     finish(failure)
                     return
                 }
-                logger.info("stream dropped, reconnecting", metadata: [
+                // The first attempt of an outage is news; the retries of a long outage are not.
+                logger.log(level: attempt == 0 ? .info : .debug, "stream dropped, reconnecting", metadata: [
                     "stream.url": "\(station.url)", "reason": "\(failure)", "attempt": "\(attempt)"])
                 onEvent(self, .disconnected(failure))
                 let delay = settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
