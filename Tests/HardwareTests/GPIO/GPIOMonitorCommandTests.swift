@@ -48,7 +48,8 @@ final class GPIOMonitorCommandTests: XCTestCase {
             for _ in 0..<1_000 {
                 let reaped = waitpid(pid, &status, WNOHANG)
                 if reaped == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : nil }
-                if reaped < 0 { return process.isRunning ? nil : process.terminationStatus }
+                // Foundation reaped it first: wait for it to say so.
+                if reaped < 0 && !process.isRunning { return process.terminationStatus }
                 usleep(20_000)
             }
             kill(pid, SIGKILL)
@@ -102,5 +103,22 @@ final class GPIOMonitorCommandTests: XCTestCase {
         XCTAssertEqual(first.exitStatus(), 0)
         second.wait { _, err in err.hasSuffix("\n") }
         XCTAssertEqual(second.standardError, "wavedial: line 0 (encoder.a) of \(sim.name) is held by another process (\"wavedial\"), is wavediald running?\n")
+    }
+
+    func testBadOptionsAndAMissingChipAreOneLineErrorsBeforeAnyLineIsRequested() throws {
+        let cases: [([String], String)] = [
+            (["--steps-per-detent", "3"], "wavedial: --steps-per-detent must be 4, 2 or 1, not 3\n"),
+            (["--buttons", "play=5,pause"], "wavedial: --buttons wants name=line pairs like play=5,pause=6, not \"pause\"\n"),
+            (["--button-bias", "up"], "wavedial: --button-bias must be one of pull-up, pull-down, disabled, as-is\n"),
+            (["--chip", "wavedial-no-such-chip"],
+             "wavedial: no GPIO chip \"wavedial-no-such-chip\" (by name, /dev path or label; see gpiodetect)\n"),
+        ]
+        for (arguments, message) in cases {
+            let monitor = try Monitor(arguments)
+            XCTAssertEqual(monitor.exitStatus(), 1, "\(arguments)")
+            monitor.wait { _, err in err.hasSuffix("\n") }
+            XCTAssertEqual(monitor.standardError, message)
+            XCTAssertEqual(monitor.lines, [])
+        }
     }
 }
