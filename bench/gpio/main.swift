@@ -7,6 +7,9 @@ import Logging
 import WavedialTestSupport
 
 let ms: UInt64 = 1_000_000
+/// GpiodBackend's ordering window, from the first argument in ms (default: the backend's own).
+let window = CommandLine.arguments.dropFirst().first.flatMap(Double.init).map { UInt64($0 * 1e6) }
+    ?? GpiodBackend.defaultOrderingWindowNanoseconds
 
 /// What one spin through the kernel produced.
 struct SpinResult {
@@ -35,7 +38,7 @@ func spin(_ sim: GPIOSimChip, detents: Int, every interval: UInt64, bounce: Cont
     let lock = NSLock()
     var result = SpinResult(intended: [], decoded: [], latencies: [])
     let reader = InputReader(
-        settings: settings, backend: try GpiodBackend(), logger: Logger(label: "bench"),
+        settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: window), logger: Logger(label: "bench"),
         handlers: .init(
             event: { event in
                 let now = MonotonicClock.now()
@@ -77,6 +80,7 @@ func percentile(_ values: [UInt64], _ p: Double) -> Double {
 
 let sim = try GPIOSimChip(lines: 2)
 print("Input path in the gpio-vm guest (QEMU TCG, 1 vCPU): gpio-sim -> libgpiod 1.6 -> GpiodBackend -> InputDecoder")
+print(String(format: "ordering window %.1f ms", Double(window) / 1e6))
 print("")
 print("Fastest spin: 40 detents forwards then 40 backwards, 4 steps per detent, no bounce, 3 runs a speed")
 print("requested ms/detent | achieved ms/detent | exact runs | detents lost | changes not reported | edges late")

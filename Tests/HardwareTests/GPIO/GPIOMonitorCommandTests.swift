@@ -73,7 +73,7 @@ final class GPIOMonitorCommandTests: XCTestCase {
         var favorite = ButtonSignalGenerator(line: 2, bounce: .none, seed: 1)
         let edges = [GPIOEdge].merged([knob.turn(2, every: 20 * ms) + knob.turn(-1, every: 20 * ms),
                                        favorite.press(at: 200 * ms, holdingFor: 100 * ms)])
-        try sim.play(edges, offsets: [0, 1, 7], activeLow: [false, false, true])
+        try sim.play(edges, offsets: [0, 1, 7], activeLow: [false, false, true], minimumLineGap: 3_000_000)
         let lines = monitor.wait { lines, _ in
             lines.contains(#"{"type":"detent","delta":-1}"#)
                 && lines.contains(#"{"type":"button","name":"favorite","action":"click"}"#)
