@@ -88,6 +88,12 @@ let package = Package(
             dependencies: ["WavedialCore", "Hardware", "Display"],
             swiftSettings: swift5),
 
+        // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.
+        .executableTarget(
+            name: "gpio-bench",
+            dependencies: ["Hardware", "WavedialTestSupport", .product(name: "Logging", package: "swift-log")],
+            path: "bench/gpio", exclude: ["run.sh"], swiftSettings: swift5),
+
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),

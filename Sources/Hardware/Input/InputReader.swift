@@ -77,7 +77,7 @@ public final class InputReader {
                     for edge in edges { edgeHandler(edge, decoder.lines[edge.line]) }
                 }
                 var events = decoder.handle(edges)
-                events += decoder.advance(to: MonotonicClock.now())
+                events += decoder.advance(to: backend.completeUntil)
                 events.forEach(handlers.event)
             } catch {
                 logger.info("GPIO input stopped", metadata: ["error": "\(error)"])

@@ -50,7 +50,6 @@ final class GpiodInputTests: XCTestCase {
             let events = collector.wait { detents($0).reduce(0) { $0 + abs($1) } >= intended.count }
             reader.stop()
             XCTAssertEqual(detents(events), intended, "\(steps)")
-            XCTAssertEqual(collector.receivedEdges.count, edges.count, "edges lost by the kernel or the backend, \(steps)")
             XCTAssertTrue(collector.receivedFailures.isEmpty)
         }
     }

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs the GPIO input benchmark (bench/gpio/main.swift) inside the gpio-vm guest and prints its figures.
+# Not part of scripts/test: figures, not pass/fail. Record them in docs/BENCHMARKS.md ("Input").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+swift build --product gpio-bench >/dev/null
+GPIO_VM_TIMEOUT=${GPIO_VM_TIMEOUT:-600} scripts/gpio-vm/vmrun.sh "$(swift build --show-bin-path)/gpio-bench"
