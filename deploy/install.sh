@@ -136,14 +136,23 @@ if [ ! -e "$root/etc/wavedial/config.toml" ]; then
   say "installed /etc/wavedial/config.toml (edit [location] before the first sync)"
 fi
 "$from/wavedial" --generate-completion-script bash | put_text "$prefix/share/bash-completion/completions/wavedial" 0644
-"$from/wavedial" --generate-completion-script zsh | put_text "$prefix/share/zsh/vendor-completions/_wavedial" 0644
+# zsh's fpath on Debian: vendor-completions for packages, site-functions for local installs.
+zsh_dir=$prefix/share/zsh/site-functions
+[ "$prefix" = /usr ] && zsh_dir=/usr/share/zsh/vendor-completions
+"$from/wavedial" --generate-completion-script zsh | put_text "$zsh_dir/_wavedial" 0644
 "$from/wavedial" --generate-completion-script fish | put_text "$prefix/share/fish/vendor_completions.d/wavedial.fish" 0644
-man_scratch=$(mktemp -d)
-"$repo/scripts/deploy/generate-man.sh" "$from/wavedial" "$man_scratch"
-for page in "$man_scratch"/*.1; do
-  gzip -9n < "$page" | put_text "$prefix/share/man/man1/$(basename "$page").gz" 0644
-done
-rm -rf "$man_scratch"
+# Man pages need the Swift toolchain (swift-argument-parser's generator); a machine given
+# only --from binaries and no toolchain goes without.
+if command -v swift >/dev/null || [ -x /opt/swift/usr/bin/swift ]; then
+  man_scratch=$(mktemp -d)
+  "$repo/scripts/deploy/generate-man.sh" "$man_scratch" "${products[@]/#/$from/}"
+  for page in "$man_scratch"/*.1; do
+    gzip -9n < "$page" | put_text "$prefix/share/man/man1/$(basename "$page").gz" 0644
+  done
+  rm -rf "$man_scratch"
+else
+  say "no Swift toolchain: man pages not installed (wavedial --help has the same text)"
+fi
 [ $files_only -eq 1 ] && exit 0
 
 # --- I2C on ----------------------------------------------------------------------------
