@@ -111,6 +111,10 @@ if [ $files_only -eq 0 ]; then
   else
     usermod "${account_options[@]}" --append --groups gpio,i2c,audio wavedial
   fi
+  # The database directory, as the service keeps it (StateDirectoryMode=), so that the
+  # CLI of a member of group wavedial can use the database before the daemon first ran.
+  install -d -m 2770 "$root/var/lib/wavedial"
+  chown "$(grep "^wavedial:" "$root/etc/passwd" | cut -d: -f3):$(grep "^wavedial:" "$root/etc/group" | cut -d: -f3)" "$root/var/lib/wavedial"
   # Whoever ran sudo gets the control socket and the database (group wavedial) at next login.
   if [ -z "$root" ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] \
      && ! id -nG "$SUDO_USER" | tr ' ' '\n' | grep -qx wavedial; then
