@@ -44,12 +44,24 @@ unit_dir=$prefix/lib/systemd/system
 [ "$prefix" = /usr ] || unit_dir=/etc/systemd/system
 
 # --- the binaries: wavedial always, wavediald when the package has it -----------------
+# Under sudo, Swift is found where its user has it (swiftly under their home, or
+# /opt/swift), and builds run as that user, so the checkout's .build stays theirs.
+builder=""
+if [ -z "$root" ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then builder=$SUDO_USER; fi
+if ! command -v swift >/dev/null; then
+  for dir in /opt/swift/usr/bin ${builder:+"$(getent passwd "$builder" | cut -d: -f6)/.local/share/swiftly/bin"}; do
+    [ -x "$dir/swift" ] && { PATH="$dir:$PATH"; break; }
+  done
+fi
+as_builder() {
+  if [ -n "$builder" ]; then sudo -u "$builder" env "PATH=$PATH" "$@"; else "$@"; fi
+}
 if [ -z "$from" ]; then
-  command -v swift >/dev/null || PATH="/opt/swift/usr/bin:$PATH"
+  command -v swift >/dev/null || { echo "install.sh: no Swift toolchain found (see README, Install on a Raspberry Pi)" >&2; exit 69; }
   say "building a release (this takes a while on a Pi)"
   # The Swift runtime linked in, so the binaries run without the toolchain.
-  (cd "$repo" && swift build -c release --static-swift-stdlib)
-  from=$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)
+  (cd "$repo" && as_builder swift build -c release --static-swift-stdlib)
+  from=$(cd "$repo" && as_builder swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 [ -x "$from/wavedial" ] || { echo "install.sh: no wavedial binary in $from" >&2; exit 66; }
 products=(wavedial)
@@ -147,9 +159,10 @@ zsh_dir=$prefix/share/zsh/site-functions
 "$from/wavedial" --generate-completion-script fish | put_text "$prefix/share/fish/vendor_completions.d/wavedial.fish" 0644
 # Man pages need the Swift toolchain (swift-argument-parser's generator); a machine given
 # only --from binaries and no toolchain goes without.
-if command -v swift >/dev/null || [ -x /opt/swift/usr/bin/swift ]; then
+if command -v swift >/dev/null; then
   man_scratch=$(mktemp -d)
-  "$repo/scripts/deploy/generate-man.sh" "$man_scratch" "${products[@]/#/$from/}"
+  [ -z "$builder" ] || chown "$builder" "$man_scratch"
+  as_builder "$repo/scripts/deploy/generate-man.sh" "$man_scratch" "${products[@]/#/$from/}"
   for page in "$man_scratch"/*.1; do
     gzip -9n < "$page" | put_text "$prefix/share/man/man1/$(basename "$page").gz" 0644
   done
