@@ -36,7 +36,7 @@ remove "$prefix/bin/wavedial" "$prefix/bin/wavediald" "$unit_dir/wavediald.servi
   "$lib_dir/udev/rules.d/60-wavedial.rules" "$lib_dir/modules-load.d/wavedial.conf" \
   "$prefix/share/bash-completion/completions/wavedial" "$zsh_dir/_wavedial" \
   "$prefix/share/fish/vendor_completions.d/wavedial.fish"
-for page in "$root$prefix"/share/man/man1/wavedial.*1.gz; do
+for page in "$root$prefix"/share/man/man1/wavedial*.1.gz; do
   [ -e "$page" ] && remove "${page#"$root"}"
 done
 if [ -d "$root$prefix/share/doc/wavedial" ]; then
