@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
+        .executable(name: "wavediald", targets: ["wavediald"]),
         // Libraries for the benchmark package in Benchmarks/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
@@ -60,9 +61,19 @@ let package = Package(
             name: "WavedialConfig",
             dependencies: ["WavedialCore", "Audio", "Hardware", "Display"],
             swiftSettings: swift5),
+        .target(
+            name: "Supervisor",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display",
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "wavediald",
+            dependencies: ["Supervisor", "WavedialConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
-            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "Supervisor",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
@@ -79,9 +90,10 @@ let package = Package(
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport"], swiftSettings: swift5),
     ]
 )

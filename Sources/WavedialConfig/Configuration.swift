@@ -1,5 +1,7 @@
+import Audio
 import Display
 import Foundation
+import Hardware
 import WavedialCore
 
 /// The appliance's configuration, read from a TOML file (`/etc/wavedial/config.toml`):
@@ -15,6 +17,9 @@ public struct Configuration: Sendable, Equatable {
     public var catalog = CatalogSettings()
     public var dial = DialSettings()
     public var display = DisplaySettings()
+    public var audio = PlayerSettings()
+    public var hardware = InputSettings()
+    public var daemon = DaemonSettings()
 
     public init() {}
 
@@ -35,6 +40,9 @@ public struct Configuration: Sendable, Equatable {
         configuration.catalog = CatalogSettings(file.section("catalog"))
         configuration.dial = DialSettings(file.section("dial"))
         configuration.display = DisplaySettings(file.section("display"))
+        configuration.audio = PlayerSettings(file.section("audio"))
+        configuration.hardware = InputSettings(file.section("hardware"))
+        configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
         try file.finish()
         return configuration
     }

@@ -88,3 +88,19 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension WavedialDatabase {
+    /// An in-memory database whose catalog holds `stations`, as a sync would leave it.
+    public static func inMemory(with stations: [Station]) throws -> WavedialDatabase {
+        let database = try WavedialDatabase.inMemory()
+        try database.sync(stations)
+        return database
+    }
+
+    /// Applies `stations` as a complete catalog sync would.
+    public func sync(_ stations: [Station]) throws {
+        let staging = try CatalogImport(database: self)
+        for station in stations { try staging.add(station) }
+        _ = try staging.commit(server: "test")
+    }
+}

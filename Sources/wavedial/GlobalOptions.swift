@@ -10,9 +10,25 @@ struct GlobalOptions: ParsableArguments {
         "Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
     var config: String?
 
-    /// Moves global options given before the subcommand (`wavedial --config X dial`) to
-    /// where the subcommand parses them, since ArgumentParser has no inherited options.
-    static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+    /// Prepares the command line for ArgumentParser: global options given before the
+    /// subcommand (`wavedial --config X dial`) move to where the subcommand parses them (it has
+    /// no inherited options), and a negative number in a positional place (`sim turn -3`,
+    /// `location set -33.9 18.4`) is marked as positional with `--` rather than read as a flag.
+    static func normalized(_ arguments: [String]) -> [String] {
+        var arguments = movingLeadingOptions(arguments)
+        if !arguments.contains("--"), let index = arguments.indices.first(where: { index in
+            isNegativeNumber(arguments[index]) && (index == 0 || !arguments[index - 1].hasPrefix("-"))
+        }) {
+            arguments.insert("--", at: index)
+        }
+        return arguments
+    }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        text.count > 1 && text.hasPrefix("-") && Double(text) != nil
+    }
+
+    private static func movingLeadingOptions(_ arguments: [String]) -> [String] {
         var rest = arguments
         var global: [String] = []
         while let first = rest.first {

@@ -179,7 +179,7 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertEqual(moved["longitude"] as? Double, 2.3522)
         let near = try XCTUnwrap(try cli.run("stations", "near", "--limit", "1", "--json").json() as? [[String: Any]])
         XCTAssertEqual(near.first?["name"] as? String, "Paris Jazz")
-        let southWest = try cli.run("location", "set", "--", "-33.92", "-18.42")
+        let southWest = try cli.run("location", "set", "-33.92", "-18.42")
         XCTAssertEqual(southWest.status, 0, southWest.stderr)
         let bad = try cli.run("location", "set", "91", "0")
         XCTAssertEqual(bad.status, 64)

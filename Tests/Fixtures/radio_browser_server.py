@@ -40,6 +40,9 @@ def main():
             if args.log:
                 with log_lock, open(args.log, "a") as f:
                     f.write(f"{self.path}\t{self.headers.get('User-Agent', '')}\t{self.headers.get('Accept-Encoding', '')}\n")
+            if self.path.startswith("/json/stats"):
+                return self.send_body(json.dumps({"supported_version": 1, "software_version": "wavedial-test",
+                                                  "status": "OK", "stations": len(json.loads(body))}).encode(), "application/json")
             if self.path.startswith("/json/url/"):
                 return self.send_body(b'{"ok":"true","message":"retrieved station url"}', "application/json")
             if not self.path.startswith("/json/stations"):

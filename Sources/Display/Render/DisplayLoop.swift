@@ -28,9 +28,16 @@ public final class DisplayLoop: @unchecked Sendable {
         screen = Screen(columns: composer.columns, rows: composer.rows)
     }
 
-    /// Sets the state the next tick shows. Any thread.
+    /// Sets the state to show. A change (other than the clock) is shown at once rather than at the
+    /// next tick, so the LCD follows the knob within a bus write. Any thread.
     public func update(_ state: DisplayViewState) {
-        lock.withLock { self.state = state }
+        let changed = lock.withLock { () -> Bool in
+            var previous = self.state
+            previous.clock = state.clock
+            self.state = state
+            return previous != state
+        }
+        if changed { wake.signal() }
     }
 
     /// The screen of the last tick: what the LCD shows (for `wavedial lcd show` and the simulator). Any thread.
@@ -69,6 +76,12 @@ public final class DisplayLoop: @unchecked Sendable {
             tick(at: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             _ = wake.wait(timeout: .now() + interval)
         } while !lock.withLock({ stopping })
+    }
+
+    /// Waits until the state changes or `timeout` seconds pass (for a display thread that drives
+    /// `tick(at:)` itself). Display thread only.
+    public func waitForChange(timeout: Double) {
+        _ = wake.wait(timeout: .now() + timeout)
     }
 
     /// Makes `run(every:)` return after its current tick. Any thread.

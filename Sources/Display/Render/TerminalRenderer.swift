@@ -19,8 +19,16 @@ public struct TerminalRenderer: Sendable {
                 }
             })
         }
-        guard framed else { return rows }
-        let edge = String(repeating: "─", count: screen.columns)
+        return framed ? Self.framed(rows, columns: screen.columns) : rows
+    }
+
+    /// Rows drawn by another process (the daemon's `lcd` reply) in the same box.
+    public static func frame(_ rows: [String]) -> String {
+        framed(rows, columns: rows.map(\.count).max() ?? 0).joined(separator: "\n")
+    }
+
+    private static func framed(_ rows: [String], columns: Int) -> [String] {
+        let edge = String(repeating: "─", count: columns)
         return ["┌" + edge + "┐"] + rows.map { "│" + $0 + "│" } + ["└" + edge + "┘"]
     }
 

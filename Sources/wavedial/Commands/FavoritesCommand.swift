@@ -45,6 +45,7 @@ struct FavoritesCommand: ParsableCommand {
             let station = try StationResolver(database: database).station(station)
             if try database.addFavorite(station) {
                 print("added \(station.name) to the favorites")
+                DaemonConnection.notifyChange(global)
             } else {
                 print("\(station.name) is already a favorite")
             }
@@ -61,6 +62,7 @@ struct FavoritesCommand: ParsableCommand {
             let favorite = try StationResolver(database: database).favorite(station)
             try database.removeFavorite(favorite.stationuuid)
             print("removed \(favorite.snapshot.name) from the favorites")
+            DaemonConnection.notifyChange(global)
         }
     }
 
@@ -79,6 +81,7 @@ struct FavoritesCommand: ParsableCommand {
             let favorite = try StationResolver(database: database).favorite(station)
             let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
             print("moved \(favorite.snapshot.name) to position \(placed)")
+            DaemonConnection.notifyChange(global)
         }
     }
 
@@ -118,6 +121,7 @@ struct FavoritesCommand: ParsableCommand {
             }
             let added = try database.importFavorites(stations)
             print("imported \(added) favorites (\(stations.count - added) were already there)")
+            DaemonConnection.notifyChange(global)
         }
     }
 }

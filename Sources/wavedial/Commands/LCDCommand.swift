@@ -2,6 +2,7 @@ import ArgumentParser
 import Display
 import Foundation
 import Hardware
+import Supervisor
 
 /// `wavedial lcd`: check the character LCD's wiring and see what it shows.
 struct LCDCommand: ParsableCommand {
@@ -134,11 +135,13 @@ struct LCDCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print what the LCD shows for a state (the idle clock by default); --on-lcd also draws it there.")
+            abstract: "Print what the LCD shows now (through the running daemon), or a preview of a state with --state; --on-lcd also draws it there.")
 
         @OptionGroup var display: DisplayOptions
-        @Option(help: "idle, tuning, connecting, buffering, playing, paused or failed.")
-        var state: String = "idle"
+        @Option(help: "Preview a state: idle, tuning, connecting, buffering, playing, paused or failed.")
+        var state: String?
+        @Flag(help: "Print the rows as JSON (with the daemon's mirror).")
+        var json = false
         @Option(help: "The station name.")
         var station: String = ""
         @Option(help: "\"Artist – Title\".")
@@ -156,7 +159,16 @@ struct LCDCommand: ParsableCommand {
 
         func run() throws {
             let settings = try display.settings()
-            let viewState = try makeState()
+            guard let state else {
+                let lines = try DaemonConnection(display.global).send(ControlRequest(command: "lcd")).lines ?? []
+                if json {
+                    try Output.json(["lines": lines])
+                } else {
+                    print(TerminalRenderer.frame(lines))
+                }
+                return
+            }
+            let viewState = try makeState(state)
             let composer = ScreenComposer(columns: settings.columns, rows: settings.rows, rom: settings.rom,
                                           marquee: settings.marquee)
             let screen = composer.compose(viewState, at: 0)
@@ -172,7 +184,7 @@ struct LCDCommand: ParsableCommand {
             }
         }
 
-        private func makeState() throws -> DisplayViewState {
+        private func makeState(_ state: String) throws -> DisplayViewState {
             let phase: DisplayViewState.Phase
             switch state.lowercased() {
             case "idle": phase = .idle

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RadioBrowser
+import Supervisor
 import WavedialConfig
 import WavedialCore
 
@@ -15,6 +16,15 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func run() throws {
+        let daemon = try DaemonConnection(global, timeoutSeconds: 900)
+        if daemon.isDaemonRunning {
+            // The daemon owns the schedule and rebuilds its bands after a sync: let it do this one.
+            FileHandle.standardError.write(Data("syncing through the running daemon…\n".utf8))
+            guard let summary = try daemon.send(ControlRequest(command: "sync")).sync else {
+                throw CLIError("the daemon sent no sync summary")
+            }
+            return try report(summary)
+        }
         let (configuration, database) = try global.open()
         let sync = CatalogSync(database: database, servers: configuration.catalog.servers,
                                logger: Logger(label: "wavedial.catalog"))
@@ -27,6 +37,10 @@ struct SyncCommand: ParsableCommand {
             throw CLIError("sync failed: \(error)", exitCode: ExitStatus.unavailable)
         }
         progress.finish()
+        try report(summary)
+    }
+
+    private func report(_ summary: CatalogSyncSummary) throws {
         if json {
             try Output.json(summary)
         } else {

@@ -6,14 +6,6 @@ import XCTest
 final class CatalogTests: XCTestCase {
     private typealias F = StationFixtures
 
-    private func database(with stations: [Station]) throws -> WavedialDatabase {
-        let database = try WavedialDatabase.inMemory()
-        let staging = try CatalogImport(database: database)
-        for station in stations { try staging.add(station) }
-        _ = try staging.commit(server: "test")
-        return database
-    }
-
     func testPlayability() {
         XCTAssertTrue(F.station("a", "A", codec: "MP3").isPlayable)
         XCTAssertTrue(F.station("a", "A", codec: "").isPlayable)
@@ -27,7 +19,7 @@ final class CatalogTests: XCTestCase {
     }
 
     func testImportCountsAndResyncChanges() throws {
-        let database = try database(with: [
+        let database = try WavedialDatabase.inMemory(with: [
             F.station("a", "Alpha", lat: 52, lon: 13), F.station("b", "Beta", lat: 48, lon: 2, codec: "AAC"),
             F.station("c", "Gamma"),
         ])
@@ -54,7 +46,7 @@ final class CatalogTests: XCTestCase {
     }
 
     func testAnEmptyOrDiscardedImportKeepsTheCatalog() throws {
-        let database = try database(with: [F.station("a", "Alpha")])
+        let database = try WavedialDatabase.inMemory(with: [F.station("a", "Alpha")])
         let lastSync = try database.lastSync()
         let empty = try CatalogImport(database: database)
         empty.skip()
@@ -71,7 +63,7 @@ final class CatalogTests: XCTestCase {
 
     func testFavoritesSurviveTheirStationVanishing() throws {
         let alpha = F.station("a", "Alpha", lat: 52, lon: 13)
-        let database = try database(with: [alpha, F.station("b", "Beta")])
+        let database = try WavedialDatabase.inMemory(with: [alpha, F.station("b", "Beta")])
         XCTAssertTrue(try database.addFavorite(alpha))
         XCTAssertFalse(try database.addFavorite(alpha), "adding twice keeps one")
         var renamed = alpha
@@ -92,7 +84,7 @@ final class CatalogTests: XCTestCase {
 
     func testFavoritesOrderAddRemoveMoveToggleImport() throws {
         let stations = (0..<4).map { F.station("s\($0)", "Station \($0)") }
-        let database = try database(with: stations)
+        let database = try WavedialDatabase.inMemory(with: stations)
         for station in stations { try database.addFavorite(station) }
         XCTAssertEqual(try database.favorites().map(\.stationuuid), ["s0", "s1", "s2", "s3"])
         XCTAssertEqual(try database.moveFavorite("s3", to: 1), 1)

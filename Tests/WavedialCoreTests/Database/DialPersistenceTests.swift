@@ -7,12 +7,6 @@ final class DialPersistenceTests: XCTestCase {
     private typealias F = StationFixtures
     private let berlin = Coordinate(latitude: 52.52, longitude: 13.405)
 
-    private func sync(_ database: WavedialDatabase, _ stations: [Station]) throws {
-        let staging = try CatalogImport(database: database)
-        for station in stations { try staging.add(station) }
-        _ = try staging.commit(server: "test")
-    }
-
     private func settings(stations: Int) -> DialSettings {
         var settings = DialSettings()
         settings.stations = stations
@@ -30,7 +24,7 @@ final class DialPersistenceTests: XCTestCase {
         defer { directory.remove() }
         let path = directory.path("wavedial.sqlite")
         var database = try WavedialDatabase.open(path: path)
-        try sync(database, berlinStations(0..<20))
+        try database.sync(berlinStations(0..<20))
         let first = try database.nearbyBand(location: berlin, countryCode: "DE", settings: settings(stations: 10)).band
         XCTAssertEqual(first.entries.count, 10)
         XCTAssertEqual(first.frequency(of: F.uuid(3)), 101_500, "a stated frequency is used")
@@ -39,7 +33,7 @@ final class DialPersistenceTests: XCTestCase {
         var changed = berlinStations(0..<20).filter { $0.stationuuid != F.uuid(1) }
         for index in changed.indices where changed[index].stationuuid != F.uuid(3) { changed[index].name += " (new name)" }
         changed.append(F.station("newcomer", "Newcomer", lat: 52.52, lon: 13.405))
-        try sync(database, changed)
+        try database.sync(changed)
         database = try WavedialDatabase.open(path: path)  // a restart
         let second = try database.nearbyBand(location: berlin, countryCode: "DE", settings: settings(stations: 10)).band
         XCTAssertEqual(second.entries.count, 10)
@@ -55,7 +49,7 @@ final class DialPersistenceTests: XCTestCase {
     func testALocationChangeRebuildsTheBand() throws {
         let database = try WavedialDatabase.inMemory()
         let paris = (0..<10).map { F.station("p\($0)", "Paris \($0)", lat: 48.85 + Double($0) * 0.01, lon: 2.35, country: "FR") }
-        try sync(database, berlinStations(0..<10) + paris)
+        try database.sync(berlinStations(0..<10) + paris)
         let berlinBand = try database.nearbyBand(location: berlin, countryCode: "DE", settings: settings(stations: 5)).band
         XCTAssertTrue(berlinBand.entries.allSatisfy { !$0.stationuuid.hasPrefix("p") })
         let parisBand = try database.nearbyBand(location: Coordinate(latitude: 48.85, longitude: 2.35), countryCode: "FR",
@@ -69,14 +63,14 @@ final class DialPersistenceTests: XCTestCase {
     func testFavoritesBandUsesSnapshotsAndKeepsFrequencies() throws {
         let database = try WavedialDatabase.inMemory()
         let stations = berlinStations(0..<5)
-        try sync(database, stations)
+        try database.sync(stations)
         try database.addFavorite(stations[3])
         try database.addFavorite(stations[0])
         let (band, favorites) = try database.favoritesBand(.fm)
         XCTAssertEqual(favorites.count, 2)
         XCTAssertEqual(band.frequency(of: F.uuid(3)), 101_500)
         let zeroAt = band.frequency(of: F.uuid(0))
-        try sync(database, [stations[1]])  // both favorites vanish upstream
+        try database.sync([stations[1]])  // both favorites vanish upstream
         try database.addFavorite(stations[1])
         let (after, _) = try database.favoritesBand(.fm)
         XCTAssertEqual(after.entries.count, 3)

@@ -6,17 +6,9 @@ import XCTest
 final class NearbyTests: XCTestCase {
     private typealias F = StationFixtures
 
-    private func database(with stations: [Station]) throws -> WavedialDatabase {
-        let database = try WavedialDatabase.inMemory()
-        let staging = try CatalogImport(database: database)
-        for station in stations { try staging.add(station) }
-        _ = try staging.commit(server: "test")
-        return database
-    }
-
     func testMatchesABruteForceScanEverywhere() throws {
         let stations = F.generated(count: 3000, seed: 7)
-        let database = try database(with: stations)
+        let database = try WavedialDatabase.inMemory(with: stations)
         let located = stations.filter { $0.isPlayable && $0.coordinate != nil }
         let places = [
             Coordinate(latitude: 52.52, longitude: 13.405), Coordinate(latitude: -18, longitude: 179.9),
@@ -37,7 +29,7 @@ final class NearbyTests: XCTestCase {
     }
 
     func testOnlyPlayableStationsWithValidPositions() throws {
-        let database = try database(with: [
+        let database = try WavedialDatabase.inMemory(with: [
             F.station("aac", "AAC", lat: 52.5, lon: 13.4, codec: "AAC"),
             F.station("hls", "HLS", lat: 52.5, lon: 13.4, hls: true),
             F.station("broken", "Broken", lat: 52.5, lon: 13.4, ok: false),
@@ -49,7 +41,7 @@ final class NearbyTests: XCTestCase {
     }
 
     func testCountryStationsWithoutPositionFillUpWhenTooFewAreNear() throws {
-        let database = try database(with: [
+        let database = try WavedialDatabase.inMemory(with: [
             F.station("near", "Near", lat: 52.5, lon: 13.4),
             F.station("far", "Far", lat: -33.9, lon: 18.4, country: "ZA"),
             F.station("de-popular", "DE popular", country: "DE", votes: 100),

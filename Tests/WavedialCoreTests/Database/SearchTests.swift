@@ -8,9 +8,7 @@ final class SearchTests: XCTestCase {
     private var database: WavedialDatabase!
 
     override func setUpWithError() throws {
-        database = try WavedialDatabase.inMemory()
-        let staging = try CatalogImport(database: database)
-        let stations = [
+        database = try WavedialDatabase.inMemory(with: [
             F.station("1", "Café del Mar", country: "FR", tags: "chillout,lounge", language: "french", votes: 50),
             F.station("2", "Jazz Café Berlin", country: "DE", tags: "jazz,smooth jazz", language: "german", votes: 10),
             F.station("3", "𝔅𝔲𝔷𝔷𝔦𝔫 ℜ𝔞𝔡𝔦𝔬", country: "US", tags: "hits"),
@@ -18,9 +16,7 @@ final class SearchTests: XCTestCase {
             F.station("5", "Jazz AAC Only", country: "DE", codec: "AAC", tags: "jazz", votes: 999),
             F.station("6", "Österreich Eins", country: "AT", tags: "news,talk", language: "german"),
             F.station("7", "Rock \"Quote\" (Radio) AND OR NOT*", country: "DE", tags: "rock"),
-        ]
-        for station in stations { try staging.add(station) }
-        _ = try staging.commit(server: "test")
+        ])
     }
 
     private func names(_ query: StationQuery) throws -> [String] { try database.search(query).map(\.name) }

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Edges of real GPIO lines: libgpiod requests through `GpiodChip`, both-edge events with the
+/// kernel's timestamps, one `poll` over every line's event descriptor and a wake-up pipe.
+///
+/// `waitForEdges(until:)` reads every line that has events and returns them merged by timestamp,
+/// so edges of different lines keep their order. Threads as `GPIOBackend` says.
+public final class GpiodBackend: GPIOBackend {
+    private var chip: GpiodChip?
+    private var lines: [GpiodChip.Line] = []
+    private var descriptors: [pollfd] = []
+    private let wakePipe: (read: Int32, write: Int32)
+
+    /// Creates the backend; no line is requested yet. Throws `GPIOError` `.system` when no pipe can be made.
+    public init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw GPIOError(.system, "cannot create a pipe: \(String(cString: strerror(errno)))", errno: errno)
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakePipe = (fds[0], fds[1])
+    }
+
+    deinit {
+        release()
+        Glibc.close(wakePipe.read)
+        Glibc.close(wakePipe.write)
+    }
+
+    /// Opens `chip` and requests every line, consumer `wavedial`. On failure nothing stays requested.
+    /// Throws `GPIOError` (`.chipNotFound`, `.lineNotFound`, `.lineBusy`, `.permissionDenied`, `.system`).
+    public func request(chip description: String, lines specs: [GPIOLineSpec]) throws -> [Bool] {
+        release()
+        let chip = try GpiodChip(lookup: description)
+        var lines: [GpiodChip.Line] = []
+        var levels: [Bool] = []
+        for spec in specs {
+            let line = try chip.line(spec.line)
+            if let clash = lines.firstIndex(where: { $0.offset == line.offset }) {
+                throw GPIOError(.system, "\(spec.role) and \(specs[clash].role) are both line \(line.offset) of \(chip.name)")
+            }
+            try chip.requestBothEdges(line, bias: spec.bias, activeLow: spec.isActiveLow, role: spec.role)
+            lines.append(line)
+            levels.append(try chip.value(line))
+        }
+        self.chip = chip
+        self.lines = lines
+        descriptors = lines.map { pollfd(fd: chip.eventDescriptor($0), events: Int16(POLLIN), revents: 0) }
+            + [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        return levels
+    }
+
+    /// Waits with `poll` (timeout rounded up to the millisecond) and reads every ready line. Throws `GPIOError` `.system`.
+    public func waitForEdges(until deadline: UInt64?) throws -> [GPIOEdge] {
+        guard let chip else { throw GPIOError(.system, "no GPIO lines requested") }
+        var timeout: Int32 = -1
+        if let deadline {
+            let now = MonotonicClock.now()
+            let remaining = deadline > now ? deadline - now : 0
+            timeout = Int32(min((remaining + 999_999) / 1_000_000, UInt64(Int32.max)))
+        }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        if ready < 0 {
+            let error = errno
+            guard error == EINTR else {
+                throw GPIOError(.system, "poll on GPIO lines failed: \(String(cString: strerror(error)))", errno: error)
+            }
+            return []
+        }
+        var edges: [GPIOEdge] = []
+        for (index, line) in lines.enumerated() where descriptors[index].revents != 0 {
+            edges += try chip.readEvents(line).map { GPIOEdge(line: index, $0.direction, at: $0.timestamp) }
+        }
+        if descriptors[lines.count].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 64)
+            while read(wakePipe.read, &drain, drain.count) > 0 {}
+        }
+        // Each line's events are in order; merge the lines by timestamp.
+        return edges.enumerated()
+            .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Writes a byte to the wake-up pipe. Any thread.
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+    }
+
+    /// Releases the lines and closes the chip.
+    public func release() {
+        chip?.close()
+        chip = nil
+        lines = []
+        descriptors = []
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+
+/// Reads the knob and the buttons: requests their lines from a `GPIOBackend` and decodes edges
+/// into `InputEvent`s on its own thread (`wd-gpio`), which is the only thread waiting on the lines.
+///
+/// Callbacks run on that thread, in order; keep them short (hand the event to an actor).
+/// `start()` and `stop()` are called from one owning thread.
+public final class InputReader {
+    /// What the reader reports.
+    public struct Handlers {
+        /// Every decoded event.
+        public var event: (InputEvent) -> Void
+        /// Every raw edge with the role of its line, before decoding (`wavedial gpio monitor --raw`).
+        public var edge: ((GPIOEdge, GPIOLineSpec) -> Void)?
+        /// The backend failed while waiting; the reader has stopped.
+        public var failure: (Error) -> Void
+
+        public init(event: @escaping (InputEvent) -> Void, edge: ((GPIOEdge, GPIOLineSpec) -> Void)? = nil,
+                    failure: @escaping (Error) -> Void) {
+            self.event = event
+            self.edge = edge
+            self.failure = failure
+        }
+    }
+
+    public let settings: InputSettings
+    private let backend: GPIOBackend
+    private let handlers: Handlers
+    private let logger: Logger
+    private let stopLock = NSLock()
+    private var stopRequested = false
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(settings: InputSettings, backend: GPIOBackend, logger: Logger, handlers: Handlers) {
+        self.settings = settings
+        self.backend = backend
+        self.logger = logger
+        self.handlers = handlers
+    }
+
+    /// Requests the lines and starts the `wd-gpio` thread. Throws `GPIOError` (e.g. `.lineBusy`).
+    public func start() throws {
+        precondition(thread == nil, "InputReader started twice")
+        let lines = InputDecoder.lines(for: settings)
+        let levels = try backend.request(chip: settings.chip, lines: lines)
+        let requestTime = MonotonicClock.now()
+        logger.info("reading GPIO input", metadata: ["gpio.chip": "\(settings.chip)", "gpio.lines": "\(lines.count)"])
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            var decoder = InputDecoder(settings: settings, levels: levels, at: requestTime)
+            run(&decoder)
+        }
+        thread.name = "wd-gpio"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread, waits for it and releases the lines.
+    public func stop() {
+        guard thread != nil else { return }
+        stopLock.withLock { stopRequested = true }
+        backend.wake()
+        finished.wait()
+        thread = nil
+        backend.release()
+    }
+
+    private var shouldStop: Bool { stopLock.withLock { stopRequested } }
+
+    private func run(_ decoder: inout InputDecoder) {
+        while !shouldStop {
+            do {
+                let edges = try backend.waitForEdges(until: decoder.nextDeadline)
+                if let edgeHandler = handlers.edge {
+                    for edge in edges { edgeHandler(edge, decoder.lines[edge.line]) }
+                }
+                var events = decoder.handle(edges)
+                events += decoder.advance(to: MonotonicClock.now())
+                events.forEach(handlers.event)
+            } catch {
+                logger.info("GPIO input stopped", metadata: ["error": "\(error)"])
+                handlers.failure(error)
+                return
+            }
+        }
+    }
+}

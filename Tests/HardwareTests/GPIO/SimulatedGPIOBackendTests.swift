@@ -1,0 +1,64 @@
+import Foundation
+import Hardware
+import Logging
+import XCTest
+
+final class SimulatedGPIOBackendTests: XCTestCase {
+    private let lines = [GPIOLineSpec(line: 17, role: "encoder.a"), GPIOLineSpec(line: 27, role: "encoder.b"),
+                         GPIOLineSpec(line: 5, isActiveLow: true, role: "play")]
+
+    func testLevelsSetBecomeOrderedEdgesAndUnchangedLevelsNone() throws {
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        XCTAssertEqual(try backend.request(chip: "sim", lines: lines), [true, true, false])
+        try backend.set("play", to: true)
+        try backend.set("play", to: true)
+        try backend.set("encoder.a", to: false)
+        let edges = try backend.waitForEdges(until: 0)
+        XCTAssertEqual(edges.map(\.line), [2, 0])
+        XCTAssertEqual(edges.map(\.direction), [.rising, .falling])
+        XCTAssertLessThanOrEqual(edges[0].timestamp, edges[1].timestamp)
+        XCTAssertEqual(try backend.waitForEdges(until: 0), [])
+    }
+
+    func testTurningWalksTheGrayCodeForwardsAndBackwards() throws {
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        _ = try backend.request(chip: "sim", lines: lines)
+        try backend.turn(1, stepsPerDetent: .four)
+        try backend.turn(-1, stepsPerDetent: .two)
+        let edges = try backend.waitForEdges(until: 0)
+        // 11 → 01 → 00 → 10 → 11, then back 11 → 10 → 00.
+        XCTAssertEqual(edges.map { "\($0.line)\($0.level ? 1 : 0)" }, ["00", "10", "01", "11", "10", "00"])
+    }
+
+    func testUnknownRoleAndDuplicateLineAreErrors() throws {
+        let backend = SimulatedGPIOBackend()
+        _ = try backend.request(chip: "sim", lines: lines)
+        XCTAssertThrowsError(try backend.set("volume", to: true)) {
+            XCTAssertEqual(($0 as? GPIOError)?.code, .lineNotFound)
+        }
+        XCTAssertThrowsError(try backend.request(chip: "sim", lines: lines + [GPIOLineSpec(line: 5, role: "again")]))
+    }
+
+    func testInputReaderDecodesTheSimulatedKnobAndButtonsOnItsThread() throws {
+        var settings = InputSettings()
+        settings.backend = .simulated
+        settings.encoder.acceleration.isEnabled = false
+        settings.longPressNanoseconds = 100_000_000
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        let collector = InputEventCollector()
+        let reader = InputReader(settings: settings, backend: backend, logger: Logger(label: "test.gpio"),
+                                 handlers: collector.handlers)
+        try reader.start()
+        defer { reader.stop() }
+        try backend.turn(3, stepsPerDetent: .four)
+        try backend.turn(-1, stepsPerDetent: .four)
+        try backend.set("favorite", to: true)
+        // The long press and the release come from the reader's own deadlines, not from edges.
+        _ = collector.wait { actions($0, of: "favorite").contains(.long) }
+        try backend.set("favorite", to: false)
+        let events = collector.wait { actions($0, of: "favorite").contains(.release) }
+        XCTAssertEqual(detents(events), [1, 1, 1, -1])
+        XCTAssertEqual(actions(events, of: "favorite"), [.press, .long, .release])
+        XCTAssertEqual(collector.receivedEdges.count, 18)
+    }
+}
