@@ -2,6 +2,7 @@ import WavedialTestSupport
 import XCTest
 
 import Display
+import Hardware
 import WavedialConfig
 import WavedialCore
 
@@ -39,21 +40,27 @@ final class PinMapTests: XCTestCase {
         XCTAssertEqual(try gpio("lcd_gpio", "backlight"), pins.backlight)
     }
 
-    /// The pin map's config keys, written into a config file with the pin map's numbers, read back as the defaults:
-    /// so the keys exist and name the same lines.
-    func testDisplayConfigKeysOfThePinMapReadBackAsTheDefaults() throws {
-        var lines = ["[display.gpio]"]
-        for name in Self.gpioSignals["lcd_gpio"]! {
-            let key = try XCTUnwrap(signal("lcd_gpio", name).optionalString("config"))
-            XCTAssertEqual(key, "display.gpio.\(name)")
-            lines.append("\(name) = \(try gpio("lcd_gpio", name))")
+    /// Every config key of the pin map, written into a config file with the pin map's numbers, reads back as
+    /// the defaults: so the keys exist and name the same lines the code uses when the file is empty.
+    func testConfigKeysOfThePinMapReadBackAsTheDefaults() throws {
+        var tables: [String: [String]] = [:]
+        for (part, names) in Self.gpioSignals {
+            for name in names {
+                let key = signal(part, name).optionalString("config") ?? ""
+                guard !key.isEmpty else { continue }
+                let dot = try XCTUnwrap(key.lastIndex(of: "."), key)
+                tables[String(key[..<dot]), default: []].append("\(key[key.index(after: dot)...]) = \(try gpio(part, name))")
+            }
         }
-        XCTAssertEqual(try Configuration.parse(lines.joined(separator: "\n")), Configuration())
+        XCTAssertEqual(Set(tables.keys), ["display.gpio", "hardware.encoder", "hardware.buttons"])
+        XCTAssertEqual(tables.values.map(\.count).reduce(0, +), 7 + 3 + 5)
+        let text = tables.sorted { $0.key < $1.key }.map { "[\($0.key)]\n" + $0.value.joined(separator: "\n") }
+            .joined(separator: "\n")
+        XCTAssertEqual(try Configuration.parse(text), Configuration())
 
-        var changed = lines
-        changed[1] = "rs = 9"
-        XCTAssertNotEqual(try Configuration.parse(changed.joined(separator: "\n")).display.gpioPins,
-                          Configuration().display.gpioPins)
+        let moved = text.replacingOccurrences(of: "play = 5", with: "play = 9")
+        XCTAssertNotEqual(moved, text)
+        XCTAssertNotEqual(try Configuration.parse(moved), Configuration())
     }
 
     func testI2CBackpackIsOnTheDefaultBusAndAddress() throws {
@@ -64,18 +71,23 @@ final class PinMapTests: XCTestCase {
         XCTAssertEqual(parts.section("lcd_i2c").optionalInt("address"), Int(display.address))
     }
 
-    /// The `[hardware]` defaults (encoder and buttons), as decided for the input layer.
-    func testEncoderAndButtonsHaveTheInputDefaults() throws {
-        let expected = [
-            ("encoder", "a", 17), ("encoder", "b", 27), ("encoder", "push", 22),
-            ("buttons", "play", 5), ("buttons", "pause", 6), ("buttons", "back", 13),
-            ("buttons", "forward", 16), ("buttons", "favorite", 26),
-        ]
-        for (part, name, line) in expected {
-            XCTAssertEqual(try gpio(part, name), line, "\(part).\(name)")
-            let section = part == "encoder" ? "hardware.encoder" : "hardware.buttons"
-            XCTAssertEqual(signal(part, name).optionalString("config"), "\(section).\(name)")
-            XCTAssertEqual(signal(part, name).optionalString("bias"), "pull-up", "\(part).\(name)")
+    func testEncoderAndButtonsAreTheHardwareDefaults() throws {
+        let hardware = Configuration().hardware
+        XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "a"))), hardware.encoder.a)
+        XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "b"))), hardware.encoder.b)
+        XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "push"))), hardware.encoder.push)
+        XCTAssertEqual(hardware.buttons.map(\.name), Self.gpioSignals["buttons"])
+        for button in hardware.buttons {
+            XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("buttons", button.name))), button.line, button.name)
+        }
+        // Internal pull-ups, contacts to ground: what WIRING.md tells people to wire.
+        XCTAssertEqual(hardware.encoder.bias, .pullUp)
+        XCTAssertEqual(hardware.buttonBias, .pullUp)
+        XCTAssertTrue(hardware.buttonsActiveLow)
+        for part in ["encoder", "buttons"] {
+            for name in Self.gpioSignals[part]! {
+                XCTAssertEqual(signal(part, name).optionalString("bias"), "pull-up", "\(part).\(name)")
+            }
         }
     }
 
