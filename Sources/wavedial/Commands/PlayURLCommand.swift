@@ -24,6 +24,7 @@ struct PlayURLCommand: ParsableCommand {
     var volume = 1.0
 
     func validate() throws {
+        try StreamURLArgument.validate(url)
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume must be between 0 and 1") }
     }
