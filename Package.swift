@@ -10,6 +10,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
+        .executable(name: "wavediald", targets: ["wavediald"]),
+        // Libraries for the benchmark package in Benchmarks/.
+        .library(name: "WavedialCore", targets: ["WavedialCore"]),
+        .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
+        .library(name: "Supervisor", targets: ["Supervisor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -24,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
+        .systemLibrary(name: "CI2CDev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
@@ -46,17 +52,35 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Display",
             dependencies: ["Hardware"],
             swiftSettings: swift5),
+        .target(
+            name: "WavedialConfig",
+            dependencies: ["WavedialCore", "Audio", "Hardware", "Display"],
+            swiftSettings: swift5),
+        .target(
+            name: "Supervisor",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display",
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "wavediald",
+            dependencies: ["Supervisor", "WavedialConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
-            dependencies: ["WavedialCore", "RadioBrowser", "Audio", "Hardware", "Display",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "Supervisor",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
+
+        // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
+        .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
+                          swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
@@ -71,10 +95,12 @@ let package = Package(
             path: "bench/gpio", exclude: ["run.sh"], swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport"], swiftSettings: swift5),
     ]
 )

@@ -73,13 +73,16 @@ public final class CurlEasy {
     /// - Parameters:
     ///   - onHeader: each response header line, without its line break (status lines included,
     ///     once per response, so redirects show several).
+    ///   - onProgress: called by libcurl about once a second, also while no data flows
+    ///     (`CURLOPT_XFERINFOFUNCTION`); return `false` to stop the transfer (e.g. a stall watchdog).
     ///   - onData: each chunk of the body; return `false` to stop the transfer.
     /// - Throws: ``CurlError`` when the transfer fails or is stopped.
     public func perform(
         onHeader: ((String) -> Void)? = nil,
+        onProgress: (() -> Bool)? = nil,
         onData: @escaping (UnsafeRawBufferPointer) -> Bool
     ) throws {
-        let callbacks = TransferCallbacks(onHeader: onHeader, onData: onData, cancelled: cancelled)
+        let callbacks = TransferCallbacks(onHeader: onHeader, onProgress: onProgress, onData: onData, cancelled: cancelled)
         let context = Unmanaged.passRetained(callbacks)
         defer { context.release() }
         let opaque = context.toOpaque()
@@ -112,6 +115,14 @@ public final class CurlEasy {
         var value = 0
         _ = CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &value)
         return value
+    }
+
+    /// The `errno` of the last failed connect (`CURLINFO_OS_ERRNO`), 0 when none: tells a refused
+    /// connection (`ECONNREFUSED`) from an unreachable network.
+    public var osErrno: Int32 {
+        var value = 0
+        _ = CCurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &value)
+        return Int32(truncatingIfNeeded: value)
     }
 
     /// The URL after redirects (`CURLINFO_EFFECTIVE_URL`).
@@ -147,11 +158,14 @@ public final class CurlEasy {
 /// The closures of one transfer, reached from libcurl's C callbacks through an opaque pointer.
 private final class TransferCallbacks {
     let onHeader: ((String) -> Void)?
+    let onProgress: (() -> Bool)?
     let onData: (UnsafeRawBufferPointer) -> Bool
     let cancelled: ManagedAtomicFlag
 
-    init(onHeader: ((String) -> Void)?, onData: @escaping (UnsafeRawBufferPointer) -> Bool, cancelled: ManagedAtomicFlag) {
+    init(onHeader: ((String) -> Void)?, onProgress: (() -> Bool)?, onData: @escaping (UnsafeRawBufferPointer) -> Bool,
+         cancelled: ManagedAtomicFlag) {
         self.onHeader = onHeader
+        self.onProgress = onProgress
         self.onData = onData
         self.cancelled = cancelled
     }
@@ -187,5 +201,7 @@ private func curlProgress(
     _ ulTotal: curl_off_t, _ ulNow: curl_off_t
 ) -> Int32 {
     let callbacks = Unmanaged<TransferCallbacks>.fromOpaque(context!).takeUnretainedValue()
-    return callbacks.cancelled.isSet ? 1 : 0
+    if callbacks.cancelled.isSet { return 1 }
+    if let onProgress = callbacks.onProgress, !onProgress() { return 1 }
+    return 0
 }

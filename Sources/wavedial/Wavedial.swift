@@ -15,7 +15,7 @@ struct Wavedial: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(GlobalOptions.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -27,6 +27,10 @@ struct Wavedial: AsyncParsableCommand {
     }
 
     private static func exitWithOneLine(_ error: Error) -> Never {
+        if let code = error as? ExitCode {
+            // The command has already said what went wrong (doctor's findings).
+            Foundation.exit(code.rawValue)
+        }
         if let error = error as? CLIError {
             FileHandle.standardError.write(Data("wavedial: \(error.message)\n".utf8))
             Foundation.exit(error.exitCode)

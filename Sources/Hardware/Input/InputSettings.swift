@@ -49,7 +49,7 @@ public struct InputSettings: Sendable, Equatable {
         Button(name: "play", line: 5),
         Button(name: "pause", line: 6),
         Button(name: "back", line: 13),
-        Button(name: "forward", line: 19),
+        Button(name: "forward", line: 16),
         Button(name: "favorite", line: 26),
     ]
     /// Bias of the button lines and the encoder's push switch.
@@ -62,6 +62,7 @@ public struct InputSettings: Sendable, Equatable {
     /// Timing of the buttons with `repeats` set.
     public var autoRepeat = ButtonDecoder.AutoRepeat()
 
-    /// The defaults of `[hardware]`: gpiod on gpiochip0, encoder on 17/27/22, buttons on 5, 6, 13, 19, 26.
+    /// The defaults of `[hardware]`: gpiod on gpiochip0, encoder on 17/27/22, buttons on 5, 6, 13, 16, 26
+    /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C).
     public init() {}
 }

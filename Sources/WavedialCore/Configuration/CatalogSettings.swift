@@ -11,7 +11,8 @@ public struct CatalogSettings: Sendable, Equatable {
 
     public init() {}
 
-    init(_ section: ConfigSection) {
+    /// Reads `[catalog]`, recording problems in the section's file.
+    public init(_ section: ConfigSection) {
         database = section.string("database", default: Self.defaultDatabase)
         if database.isEmpty { section.report("database", "must not be empty") }
         servers = section.strings("servers", default: [])

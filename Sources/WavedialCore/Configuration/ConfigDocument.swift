@@ -1,4 +1,51 @@
+import Foundation
 import TOMLKit
+
+/// A configuration file being read: parse it, read its sections, then ``finish()``.
+///
+/// Each subsystem maps its own section (`LocationSettings(file.section("location"))`);
+/// ``finish()`` then reports keys no section read, and every problem found, at once.
+public final class ConfigFile {
+    private let document: ConfigDocument
+    private let source: String
+
+    /// Parses `text`; `source` names the file in errors.
+    /// - Throws: ``ConfigurationError`` for a TOML syntax error, with its line.
+    public init(text: String, source: String) throws(ConfigurationError) {
+        do {
+            document = try ConfigDocument(text: text)
+        } catch {
+            throw ConfigurationError(source: source, problems: [error])
+        }
+        self.source = source
+    }
+
+    /// Reads the file at `path`.
+    /// - Throws: ``ConfigurationError`` when it is missing, unreadable or not TOML.
+    public convenience init(path: String) throws(ConfigurationError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let message = FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "no such file"
+            throw ConfigurationError(source: path, problems: [.init(key: "", line: nil, message: message)])
+        }
+        try self.init(text: text, source: path)
+    }
+
+    /// A top-level table, e.g. `[audio]`; absent tables read as all defaults.
+    public func section(_ name: String) -> ConfigSection {
+        ConfigSection(path: "", table: document.root, document: document).section(name)
+    }
+
+    /// Reports unknown keys and throws if anything was wrong.
+    public func finish() throws(ConfigurationError) {
+        document.reportUnknownKeys()
+        if !document.problems.isEmpty {
+            throw ConfigurationError(source: source, problems: document.problems)
+        }
+    }
+}
 
 /// A parsed TOML file with what is needed to report problems by key and line.
 final class ConfigDocument {
@@ -65,5 +112,3 @@ final class ConfigDocument {
         return tableLine
     }
 }
-
-import Foundation

@@ -87,6 +87,14 @@ public final class ConfigSection {
         return result
     }
 
+    /// A whole number or a name, e.g. a GPIO line given by offset (`17`) or by name (`"KNOB_A"`).
+    public func numberOrName(_ key: String) -> NumberOrName? {
+        guard let value = value(key) else { return nil }
+        if let int = value.int { return .number(int) }
+        if let string = value.string { return .name(string) }
+        return wrongType(key, "a whole number or a name")
+    }
+
     /// A string from a fixed set, e.g. `backend = "gpiod"`.
     public func choice<Choice: RawRepresentable & CaseIterable>(
         _ key: String, default fallback: Choice
@@ -118,4 +126,10 @@ public final class ConfigSection {
     private func qualified(_ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
     }
+}
+
+/// A value given either as a whole number or as a name.
+public enum NumberOrName: Sendable, Equatable {
+    case number(Int)
+    case name(String)
 }

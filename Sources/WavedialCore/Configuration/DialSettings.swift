@@ -6,15 +6,19 @@ public struct DialSettings: Sendable, Equatable {
     /// Stations within this distance count as near; when fewer than `stations` are,
     /// stations of the configured country without a position fill up the band.
     public var radiusKm = 250.0
+    /// How long the knob must rest before the needle snaps to the closest station and it plays.
+    public var snapDelayMilliseconds = 400
 
     public init() {}
 
-    init(_ section: ConfigSection) {
+    /// Reads `[dial]`, recording problems in the section's file.
+    public init(_ section: ConfigSection) {
         let start = section.double("band_start", default: 87.5, range: 1...10_000)
         let end = section.double("band_end", default: 108.0, range: 1...10_000)
         let step = section.double("step", default: 0.1, range: 0.001...10)
         stations = section.int("stations", default: 60, range: 1...1000)
         radiusKm = section.double("radius_km", default: 250, range: 1...20_100)
+        snapDelayMilliseconds = section.int("snap_delay_ms", default: 400, range: 50...5000)
         if let band = Band(startMHz: start, endMHz: end, stepMHz: step) {
             self.band = band
             if band.slotCount < stations {

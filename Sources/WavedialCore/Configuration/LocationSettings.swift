@@ -10,7 +10,8 @@ public struct LocationSettings: Sendable, Equatable {
         self.countryCode = countryCode
     }
 
-    init(_ section: ConfigSection) {
+    /// Reads `[location]`, recording problems in the section's file.
+    public init(_ section: ConfigSection) {
         let latitude = section.optionalDouble("latitude", range: -90...90)
         let longitude = section.optionalDouble("longitude", range: -180...180)
         if let latitude, let longitude {

@@ -10,7 +10,7 @@ import GRDB
 public final class CatalogImport {
     private let database: WavedialDatabase
     private var pending: [Station] = []
-    private let batchSize = 500
+    private let batchSize = 2000
     /// Stations staged so far.
     public private(set) var received = 0
     /// Records skipped as unusable.
@@ -36,14 +36,20 @@ public final class CatalogImport {
         guard !pending.isEmpty else { return }
         let batch = pending
         pending.removeAll(keepingCapacity: true)
-        try database.writer.write { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO stationImport (\(Self.columnList))
-                VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ",")))
-                """)
-            for station in batch {
-                let values = try station.databaseDictionary
-                try statement.execute(arguments: StatementArguments(Self.columns.map { values[$0] ?? .null }))
+        // The staging table holds nothing a power cut could lose (the download is simply
+        // repeated), so its batches skip the fsync that user data gets.
+        try database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            try db.inTransaction {
+                let statement = try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO stationImport (\(Self.columnList))
+                    VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ",")))
+                    """)
+                for station in batch {
+                    try statement.execute(arguments: StatementArguments(station.databaseValues))
+                }
+                return .commit
             }
         }
     }
@@ -100,11 +106,7 @@ public final class CatalogImport {
         try database.writer.write { db in try db.execute(sql: "DELETE FROM stationImport") }
     }
 
-    static let columns: [String] = [
-        "stationuuid", "name", "url", "url_resolved", "homepage", "favicon", "tags", "country", "countrycode",
-        "state", "language", "languagecodes", "codec", "bitrate", "hls", "lastcheckok", "geo_lat", "geo_long",
-        "votes", "clickcount", "lastchangetime", "playable",
-    ]
+    static let columns = Station.databaseColumns
     static let columnList = columns.joined(separator: ", ")
 }
 

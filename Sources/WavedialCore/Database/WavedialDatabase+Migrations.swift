@@ -32,7 +32,8 @@ extension WavedialDatabase {
                     lastchangetime TEXT NOT NULL DEFAULT '',
                     playable BOOLEAN NOT NULL DEFAULT 0
                 );
-                CREATE INDEX station_country ON station(countrycode, playable);
+                CREATE INDEX station_country ON station(countrycode, playable, votes);
+                CREATE INDEX station_popularity ON station(playable, votes, clickcount);
                 CREATE INDEX station_name ON station(name COLLATE NOCASE);
 
                 -- The download lands here first; one transaction then applies it to station.

@@ -7,6 +7,7 @@ extension WavedialDatabase {
         static let location = "location"
         static let lastSync = "catalog.last_sync"
         static let nearbyBandKey = "dial.nearby_key"
+        static let applianceState = "appliance.state"
     }
 
     func setting<Value: Codable>(_ key: String, as type: Value.Type, _ db: Database) throws -> Value? {
@@ -39,5 +40,15 @@ extension WavedialDatabase {
     /// When the catalog was last synced successfully.
     public func lastSync() throws -> CatalogSyncSummary? {
         try writer.read { db in try setting(SettingKey.lastSync, as: CatalogSyncSummary.self, db) }
+    }
+
+    /// What the radio remembers: last station, volume, band. Defaults before the first save.
+    public func applianceState() throws -> ApplianceState {
+        try writer.read { db in try setting(SettingKey.applianceState, as: ApplianceState.self, db) } ?? ApplianceState()
+    }
+
+    /// Stores the appliance state durably (one small transaction).
+    public func saveApplianceState(_ state: ApplianceState) throws {
+        try writer.write { db in try setSetting(SettingKey.applianceState, state, db) }
     }
 }

@@ -51,7 +51,10 @@ public final class WavedialDatabase: @unchecked Sendable {
         String.fromDatabaseValue(values[0]).map(fold)
     }
 
-    static func fold(_ text: String) -> String { text.precomposedStringWithCompatibilityMapping }
+    static func fold(_ text: String) -> String {
+        // NFKC leaves ASCII as it is; most names are ASCII and Foundation's normalisation is slow.
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCompatibilityMapping
+    }
 
     /// Runs `PRAGMA integrity_check`; returns the problems found (empty when sound).
     public func integrityProblems() throws -> [String] {

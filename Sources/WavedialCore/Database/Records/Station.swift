@@ -57,28 +57,27 @@ public struct Station: Codable, Sendable, Equatable, Hashable, FetchableRecord, 
     /// The URL to play: the resolved one when known, else the original.
     public var streamURL: String { urlResolved.isEmpty ? url : urlResolved }
 
+    /// The table's columns in the order of ``databaseValues``.
+    static let databaseColumns = [
+        "stationuuid", "name", "url", "url_resolved", "homepage", "favicon", "tags", "country", "countrycode",
+        "state", "language", "languagecodes", "codec", "bitrate", "hls", "lastcheckok", "geo_lat", "geo_long",
+        "votes", "clickcount", "lastchangetime", "playable",
+    ]
+
+    /// The row's values, in the order of ``databaseColumns`` (`playable` is derived and
+    /// stored so that queries can filter on it).
+    var databaseValues: [DatabaseValue] {
+        [
+            stationuuid.databaseValue, name.databaseValue, url.databaseValue, urlResolved.databaseValue,
+            homepage.databaseValue, favicon.databaseValue, tags.databaseValue, country.databaseValue,
+            countrycode.databaseValue, state.databaseValue, language.databaseValue, languagecodes.databaseValue,
+            codec.databaseValue, bitrate.databaseValue, hls.databaseValue, lastcheckok.databaseValue,
+            geoLat.databaseValue, geoLong.databaseValue, votes.databaseValue, clickcount.databaseValue,
+            lastchangetime.databaseValue, isPlayable.databaseValue,
+        ]
+    }
+
     public func encode(to container: inout PersistenceContainer) throws {
-        container[CodingKeys.stationuuid] = stationuuid
-        container[CodingKeys.name] = name
-        container[CodingKeys.url] = url
-        container[CodingKeys.urlResolved] = urlResolved
-        container[CodingKeys.homepage] = homepage
-        container[CodingKeys.favicon] = favicon
-        container[CodingKeys.tags] = tags
-        container[CodingKeys.country] = country
-        container[CodingKeys.countrycode] = countrycode
-        container[CodingKeys.state] = state
-        container[CodingKeys.language] = language
-        container[CodingKeys.languagecodes] = languagecodes
-        container[CodingKeys.codec] = codec
-        container[CodingKeys.bitrate] = bitrate
-        container[CodingKeys.hls] = hls
-        container[CodingKeys.lastcheckok] = lastcheckok
-        container[CodingKeys.geoLat] = geoLat
-        container[CodingKeys.geoLong] = geoLong
-        container[CodingKeys.votes] = votes
-        container[CodingKeys.clickcount] = clickcount
-        container[CodingKeys.lastchangetime] = lastchangetime
-        container["playable"] = isPlayable
+        for (column, value) in zip(Self.databaseColumns, databaseValues) { container[column] = value }
     }
 }

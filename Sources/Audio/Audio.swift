@@ -1,1 +1,0 @@
-// The Audio module: see docs/ARCHITECTURE.md.

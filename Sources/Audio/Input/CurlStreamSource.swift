@@ -1,0 +1,114 @@
+import CCurl
+import CurlSupport
+import Foundation
+
+/// Settings of the network side of playback.
+public struct StreamSourceSettings: Equatable, Sendable {
+    /// Seconds to wait for a TCP (and TLS) connection (default 5).
+    public var connectTimeout: Double
+    /// Seconds without a byte after which a transfer counts as stalled and is dropped (default 3).
+    public var stallTimeout: Double
+    /// Redirects followed at most (default 5).
+    public var maximumRedirects: Int
+    /// `User-Agent` sent to stations.
+    public var userAgent: String
+
+    public init(connectTimeout: Double = 5, stallTimeout: Double = 3, maximumRedirects: Int = 5,
+                userAgent: String = "Wavedial/1.0") {
+        self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
+        self.maximumRedirects = maximumRedirects
+        self.userAgent = userAgent
+    }
+}
+
+/// One HTTP(S) GET of a radio stream with libcurl (``CurlEasy``), run on the calling thread.
+///
+/// Sends `Icy-MetaData: 1`, accepts `ICY 200 OK` status lines, follows up to
+/// ``StreamSourceSettings/maximumRedirects`` redirects, verifies TLS, and fails on HTTP errors,
+/// a connect timeout or a stall (no byte for ``StreamSourceSettings/stallTimeout`` seconds, header
+/// phase included, so a server that accepts and says nothing is caught too). Call ``run(onResponse:onData:)`` on a dedicated thread (it blocks
+/// for the whole stream); ``cancel()`` from any thread.
+public final class CurlStreamSource: @unchecked Sendable {
+    public let url: String
+    private let easy: CurlEasy
+    private var headers: [String: String] = [:]
+    private var response: StreamResponse?
+    private let stallTimeout: Double
+    private var lastData = 0.0
+    /// Whether the transfer was stopped because no byte came for ``StreamSourceSettings/stallTimeout`` seconds.
+    public private(set) var stalled = false
+
+    /// - Throws: ``CurlError`` when libcurl cannot create or configure the handle.
+    public init(url: String, settings: StreamSourceSettings) throws {
+        self.url = url
+        stallTimeout = settings.stallTimeout
+        easy = try CurlEasy()
+        try easy.set(CURLOPT_URL, url)
+        try easy.set(CURLOPT_FOLLOWLOCATION, true)
+        try easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
+        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.set(CURLOPT_USERAGENT, settings.userAgent)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_TCP_KEEPALIVE, true)
+        try easy.setHeaders(["Icy-MetaData: 1"])
+        try easy.setHTTP200Aliases(["ICY 200 OK", "ICY"])
+    }
+
+    /// Runs the transfer until the server closes, an error, ``cancel()``, or a callback returns false.
+    ///
+    /// - Parameters:
+    ///   - onResponse: called once, before the first body bytes, with the final response.
+    ///   - onData: each body chunk; return false to stop.
+    /// - Throws: ``CurlError`` (HTTP error, refused, timed out, stalled, cancelled, ...); returns normally
+    ///   when the server ended the body.
+    public func run(
+        onResponse: (StreamResponse) -> Void,
+        onData: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) throws {
+        lastData = Self.now
+        try withoutActuallyEscaping(onResponse) { onResponse in
+            try easy.perform(onHeader: { [unowned self] line in
+                self.lastData = Self.now
+                self.header(line)
+            }, onProgress: { [unowned self] in
+                // libcurl's low-speed limit averages over seconds, so a burst hides a stall: watch the last byte instead.
+                self.stalled = Self.now - self.lastData > self.stallTimeout
+                return !self.stalled
+            }) { [unowned self] chunk in
+                self.lastData = Self.now
+                if self.response == nil {
+                    let response = StreamResponse(
+                        statusCode: self.easy.responseCode, url: self.easy.effectiveURL ?? self.url,
+                        contentType: self.easy.contentType ?? self.headers["content-type"], headers: self.headers)
+                    self.response = response
+                    onResponse(response)
+                }
+                return onData(chunk)
+            }
+        }
+    }
+
+    /// The last response's HTTP status, also when the transfer failed on it (404, 500).
+    public var responseCode: Int { easy.responseCode }
+
+    /// The `errno` of a failed connect (`ECONNREFUSED`, `ENETUNREACH`, ...), 0 when none.
+    public var osErrno: Int32 { easy.osErrno }
+
+    /// Stops the transfer from any thread; ``run(onResponse:onData:)`` then throws an aborted ``CurlError``.
+    public func cancel() { easy.cancel() }
+
+    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private func header(_ line: String) {
+        if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
+            headers.removeAll()  // a new response (after a redirect): only the final one counts
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingWhitespace().lowercased()
+        headers[name] = line[line.index(after: colon)...].trimmingWhitespace()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Turns a playlist body into the stream URLs it lists, in order, resolved against the playlist's own URL.
+///
+/// The player tries the entries one after another until one plays. Pure functions: any thread.
+public enum PlaylistResolver {
+    /// Playlists longer than this are cut here (a station playlist is a few hundred bytes).
+    public static let maximumBodyLength = 64 * 1024
+
+    /// Playlists may point to playlists; this deep and no deeper.
+    public static let maximumDepth = 3
+
+    /// The entries of `body`, as absolute URL strings; empty when it lists none.
+    public static func entries(in body: [UInt8], kind: PlaylistKind, baseURL: String) -> [String] {
+        let text = decode(Array(body.prefix(maximumBodyLength)))
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
+        let raw: [String]
+        switch kind {
+        case .pls:
+            raw = plsEntries(lines)
+        case .m3u:
+            raw = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        var seen = Set<String>()
+        return raw.compactMap { absolute($0, base: baseURL) }.filter { seen.insert($0).inserted }
+    }
+
+    /// `FileN=url` lines, ordered by N (entries are numbered, not always in order).
+    private static func plsEntries(_ lines: [String]) -> [String] {
+        var numbered: [(Int, String)] = []
+        for line in lines {
+            guard line.lowercased().hasPrefix("file"), let equals = line.firstIndex(of: "=") else { continue }
+            let number = Int(line[line.index(line.startIndex, offsetBy: 4)..<equals].trimmingWhitespace()) ?? Int.max
+            numbered.append((number, String(line[line.index(after: equals)...]).trimmingWhitespace()))
+        }
+        return numbered.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+    }
+
+    private static func absolute(_ entry: String, base: String) -> String? {
+        guard !entry.isEmpty else { return nil }
+        if let url = URL(string: entry), let scheme = url.scheme?.lowercased() {
+            return scheme == "http" || scheme == "https" ? entry : nil
+        }
+        guard let baseURL = URL(string: base), let resolved = URL(string: entry, relativeTo: baseURL) else { return nil }
+        return resolved.absoluteString
+    }
+
+    /// UTF-8 (without a byte-order mark) when valid, else Latin-1.
+    private static func decode(_ bytes: [UInt8]) -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        return String(validating: body, as: UTF8.self) ?? String(String.UnicodeScalarView(body.map { Unicode.Scalar($0) }))
+    }
+}

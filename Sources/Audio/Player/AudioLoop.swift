@@ -1,0 +1,263 @@
+import Foundation
+
+/// The audio thread's work: ring → libmpg123 → volume and fades → ALSA.
+///
+/// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
+/// prebuffering, fade in when data returns), format changes (reopen the device) and title timing
+/// (a title is published when the frames after it leave the device). Runs only on `wd-audio`.
+final class AudioLoop {
+    private let player: Player
+    private let settings: PlayerSettings
+    private let output: AlsaOutput
+    private var decoder: Mpg123Decoder?
+    private var volume = Volume(gain: 0)
+    private var current: StationSession?
+    private var ringGeneration = 0
+    private var audible = false
+    private var fadingOut = false
+    private var prebuffering = true
+    private var finished = false
+    private var playedInSession = false
+    private var lastRefresh = 0.0
+    private var readsSinceBitrate = 0
+    private var input = [UInt8](repeating: 0, count: 4096)
+    private var pcm = [Int16](repeating: 0, count: 1152 * 2 * 4)
+    private var pendingTitles: [(frame: Int64, title: String)] = []
+    private var unconfirmedFormat: PCMFormat?
+    private var lastFormat = PCMFormat(sampleRate: 44100, channels: 2)
+    private var unconfirmedFrames = 0
+
+    /// Decoded chunks a new format must last before the device is reconfigured for it.
+    private static let framesToConfirmFormat = 3
+
+    init(player: Player) {
+        self.player = player
+        settings = player.settings
+        output = AlsaOutput(settings: player.settings.output)
+    }
+
+    func run() {
+        var decoderError: Error?
+        do {
+            decoder = try Mpg123Decoder()
+        } catch {
+            decoderError = error
+        }
+        while true {
+            let command = player.currentCommand()
+            if command.shuttingDown {
+                fadeOut()
+                output.close()
+                return
+            }
+            if command.session !== current {
+                fadeOut()
+                switchTo(command.session)
+            }
+            guard let session = current else {
+                output.close()
+                player.waitForCommandChange(from: command, timeout: 1)
+                continue
+            }
+            if let decoderError, !finished {
+                finished = true
+                player.outputFailed(decoderError, session: session)
+            }
+            if command.paused {
+                fadeOut()
+                player.waitForCommandChange(from: command, timeout: 1)
+                continue
+            }
+            if finished {
+                if audible { fadeOut() }
+                output.close()
+                player.waitForCommandChange(from: command, timeout: 1)
+                continue
+            }
+            step(session, command)
+        }
+    }
+
+    private func switchTo(_ session: StationSession?) {
+        current = session
+        if session != nil && output.format == nil {
+            // Open the device while the network connects: most streams have the last (or the usual) format,
+            // so the first frame is written without waiting for snd_pcm_open. A failure is reported at the real open.
+            try? output.open(format: lastFormat)
+        }
+        ringGeneration = session?.ring.generation ?? 0
+        try? decoder?.restart()
+        pendingTitles.removeAll()
+        prebuffering = true
+        finished = false
+        playedInSession = false
+    }
+
+    /// One read from the ring, decoded and played.
+    private func step(_ session: StationSession, _ command: Player.Command) {
+        let now = StationSession.now
+        if !playedInSession && now - command.sessionStart >= settings.startTimeout {
+            finished = true
+            player.startTimedOut(session: session)
+            return
+        }
+        if now - lastRefresh > 0.25 && !audible {
+            lastRefresh = now
+            player.refreshStatus()
+        }
+        let ring = session.ring
+        if ring.generation != ringGeneration {
+            // The time-shift ran past its bound and the ring jumped to live: a new stream for the decoder.
+            ringGeneration = ring.generation
+            try? decoder?.restart()
+            pendingTitles.removeAll()
+        }
+        if prebuffering {
+            let needed = max(1, Int(settings.prebufferSeconds * Double(session.bytesPerSecond)))
+            guard ring.waitUntilStored(atLeast: needed, timeout: 0.02) || ring.closed else { return }
+            prebuffering = false
+        }
+        for mark in ring.reachedMarks() {
+            switch mark {
+            case .title(let title):
+                pendingTitles.append((output.framesWritten, title))
+            case .discontinuity:
+                // A new connection: its first frame does not continue the last one's partial frame.
+                try? decoder?.restart()
+            }
+        }
+        let count = read(from: ring, timeout: 0.02)
+        guard count > 0 else {
+            // Only once the device itself has run dry is the listener hearing a gap.
+            if audible && output.delayFrames == 0 {
+                audible = false
+                prebuffering = true
+                player.audioDidChange(audible: false, session: session)
+            }
+            if ring.closed { player.waitForCommandChange(from: command, timeout: 0.25) }
+            return
+        }
+        decode(count, session: session, gain: command.gain)
+    }
+
+    /// Reads into `input`, stopping at the next mark so it takes effect at its exact byte.
+    private func read(from ring: ByteRing, timeout: Double) -> Int {
+        var limit = input.count
+        if let mark = ring.nextMarkPosition {
+            let distance = mark - ring.readPosition
+            if distance > 0 { limit = min(limit, Int(distance)) }
+        }
+        return input.withUnsafeMutableBytes { ring.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<limit]), timeout: timeout) }
+    }
+
+    /// Feeds `count` bytes of `input` and plays everything they decode to.
+    private func decode(_ count: Int, session: StationSession, gain: Float) {
+        guard let decoder else { return }
+        do {
+            try input.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        } catch {
+            try? decoder.restart()
+            return
+        }
+        var emptyReads = 0
+        while true {
+            let result = pcm.withUnsafeMutableBytes { decoder.read(into: $0) }
+            switch result {
+            case .needMore:
+                return
+            case .newFormat(let format):
+                unconfirmedFormat = format == output.format ? nil : format
+                unconfirmedFrames = 0
+            case .pcm(let bytes) where bytes == 0:
+                emptyReads += 1
+                if emptyReads > 8 { return }
+            case .pcm(let bytes) where unconfirmedFormat != nil:
+                // A format change is believed after a few frames: junk can pass for one frame header.
+                unconfirmedFrames += 1
+                guard unconfirmedFrames >= Self.framesToConfirmFormat || !playedInSession,
+                      let format = unconfirmedFormat else { continue }
+                unconfirmedFormat = nil
+                if audible { output.drain() }
+                do {
+                    try output.open(format: format)
+                    lastFormat = format
+                } catch {
+                    finished = true
+                    player.outputFailed(error, session: session)
+                    return
+                }
+                pendingTitles = pendingTitles.map { (0, $0.title) }
+                if audible { volume.set(0) }
+                guard play(samples: bytes / 2, session: session, gain: gain) else { return }
+            case .pcm(let bytes):
+                guard play(samples: bytes / 2, session: session, gain: gain) else { return }
+            }
+        }
+    }
+
+    /// Applies volume and fades to the decoded samples and writes them; false when the output failed.
+    private func play(samples: Int, session: StationSession, gain: Float) -> Bool {
+        guard let format = output.format else { return true }
+        let fadeFrames = format.frames(seconds: settings.fadeSeconds)
+        if !audible && !fadingOut {
+            volume.set(0)
+            volume.ramp(to: gain, overFrames: fadeFrames)
+        } else if !fadingOut && volume.target != gain {
+            volume.ramp(to: gain, overFrames: fadeFrames)
+        }
+        do {
+            try pcm.withUnsafeMutableBufferPointer { buffer in
+                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
+                volume.apply(to: chunk, channels: format.channels)
+                try output.write(UnsafeBufferPointer(chunk))
+            }
+        } catch {
+            finished = true
+            player.outputFailed(error, session: session)
+            return false
+        }
+        if !audible && !fadingOut {
+            audible = true
+            playedInSession = true
+            player.audioDidChange(audible: true, session: session)
+        }
+        publishDueTitles(session)
+        readsSinceBitrate += 1
+        if readsSinceBitrate >= 200, let info = decoder?.frameInfo, info.bitrate > 0 {
+            readsSinceBitrate = 0
+            session.bytesPerSecond = info.bitrate * 125
+        }
+        return true
+    }
+
+    /// Publishes titles whose first frame has been played (written minus what the device still holds).
+    private func publishDueTitles(_ session: StationSession) {
+        guard !pendingTitles.isEmpty else { return }
+        let played = output.framesWritten - Int64(output.delayFrames)
+        while let first = pendingTitles.first, first.frame <= played {
+            pendingTitles.removeFirst()
+            player.titleReached(first.title, session: session)
+        }
+    }
+
+    /// Ramps to silence over the fade length using the audio still buffered, then plays out the device.
+    private func fadeOut() {
+        guard audible, let session = current, let format = output.format else {
+            audible = false
+            return
+        }
+        fadingOut = true
+        volume.ramp(to: 0, overFrames: format.frames(seconds: settings.fadeSeconds))
+        var reads = 0
+        while volume.gain > 0 && reads < 64 {
+            reads += 1
+            let count = read(from: session.ring, timeout: 0)
+            guard count > 0 else { break }
+            decode(count, session: session, gain: 0)
+        }
+        fadingOut = false
+        output.drain()
+        audible = false
+        player.audioDidChange(audible: false, session: session)
+    }
+}

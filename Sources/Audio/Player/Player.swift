@@ -1,0 +1,350 @@
+import Foundation
+import Logging
+
+/// Plays internet radio: one station at a time, from its URL to the ALSA device.
+///
+/// The network side of the current station runs on its own thread (``StationSession``); decoding
+/// and output run on the player's audio thread (`wd-audio`): ring → libmpg123 → volume/fades → ALSA.
+/// The public methods may be called from any thread and return at once. Observers are called on the
+/// player's serial event queue, in order.
+public final class Player: @unchecked Sendable {
+    /// A registration returned by ``observe(_:)`` and ``observeTitles(_:)``; ``cancel()`` ends it.
+    public final class Observation: @unchecked Sendable {
+        private let onCancel: () -> Void
+        /// An observation ended by `onCancel` (also for players that stand in for this one).
+        public init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+        public func cancel() { onCancel() }
+    }
+
+    private enum NetPhase: Equatable {
+        case connecting
+        case connected
+        case retrying(PlaybackFailure)
+    }
+
+    public let settings: PlayerSettings
+    private let logger: Logger
+    private let control = NSCondition()
+    private let events = DispatchQueue(label: "wd-player-events")
+
+    // Guarded by `control`.
+    private var session: StationSession?
+    private var sessionStart = 0.0
+    private var isPaused = false
+    private var isShuttingDown = false
+    private var level: Double
+    private var netPhase = NetPhase.connecting
+    private var isAudible = false
+    private var everPlayed = false
+    private var silentSince: Double?
+    private var terminalFailure: PlaybackFailure?
+    private var streamName: String?
+    private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
+    private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
+    private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
+    private var nextObserverID = 0
+    private var audioThread: Thread?
+    private var audioThreadDone = false
+
+    /// - Parameters:
+    ///   - settings: see ``PlayerSettings`` for the defaults.
+    ///   - logger: the `wavedial.audio` logger; the player logs at `info` and below.
+    public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio")) {
+        self.settings = settings
+        self.logger = logger
+        level = settings.volume
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    // MARK: Commands
+
+    /// Tunes `station`: the current transfer is cancelled and released, the new one starts at once.
+    public func play(_ station: PlayableStation) {
+        let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
+            self?.handle(event, from: session)
+        }
+        let old = control.withLock { () -> StationSession? in
+            let old = session
+            session = newSession
+            sessionStart = StationSession.now
+            isPaused = false
+            netPhase = .connecting
+            everPlayed = false
+            silentSince = nil
+            terminalFailure = nil
+            streamName = nil
+            published.title = nil
+            startAudioThreadIfNeeded()
+            control.broadcast()
+            return old
+        }
+        old?.cancel()
+        logger.info("tuning", metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)"])
+        newSession.start()
+        publishStatus()
+    }
+
+    /// Pauses with a fade-out; the stream keeps recording so ``resume()`` continues where it paused
+    /// (up to ``PlayerSettings/timeShiftSeconds``, then live).
+    public func pause() {
+        control.withLock {
+            guard session != nil, terminalFailure == nil else { return }
+            isPaused = true
+            session?.setPaused(true)
+            control.broadcast()
+        }
+        publishStatus()
+    }
+
+    /// Resumes after ``pause()``, from where it paused or live when the time-shift bound was passed.
+    public func resume() {
+        control.withLock {
+            guard isPaused else { return }
+            isPaused = false
+            session?.setPaused(false)
+            control.broadcast()
+        }
+        publishStatus()
+    }
+
+    /// Stops playback with a fade-out and releases the stream; the device is closed.
+    public func stop() {
+        let old = control.withLock { () -> StationSession? in
+            let old = session
+            session = nil
+            isPaused = false
+            terminalFailure = nil
+            published.title = nil
+            control.broadcast()
+            return old
+        }
+        old?.cancel()
+        publishStatus()
+    }
+
+    /// The volume, 0...1 (squared to a gain); changes ramp smoothly.
+    public var volume: Double {
+        get { control.withLock { level } }
+        set { control.withLock { level = min(max(newValue, 0), 1) } }
+    }
+
+    /// Stops playback, fades out, closes the device and ends the audio thread; waits for it (up to 2 s).
+    public func shutdown() {
+        let (old, thread) = control.withLock { () -> (StationSession?, Thread?) in
+            isShuttingDown = true
+            let old = session
+            session = nil
+            control.broadcast()
+            return (old, audioThread)
+        }
+        old?.cancel()
+        guard thread != nil else { return }
+        control.withLock {
+            let deadline = Date(timeIntervalSinceNow: 2)
+            while !audioThreadDone && control.wait(until: deadline) {}
+        }
+    }
+
+    // MARK: Observation
+
+    /// The current state, station and title.
+    public var status: PlayerStatus { control.withLock { published } }
+
+    /// Calls `handler` with the current status now and with every change, on the event queue.
+    public func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Observation {
+        let (id, current) = control.withLock { () -> (Int, PlayerStatus) in
+            nextObserverID += 1
+            statusObservers[nextObserverID] = handler
+            return (nextObserverID, published)
+        }
+        events.async { handler(current) }
+        return Observation { [weak self] in self?.control.withLock { _ = self?.statusObservers.removeValue(forKey: id) } }
+    }
+
+    /// Calls `handler` on the event queue whenever the listener starts hearing a new title (for the song history).
+    public func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Observation {
+        let id = control.withLock { () -> Int in
+            nextObserverID += 1
+            titleObservers[nextObserverID] = handler
+            return nextObserverID
+        }
+        return Observation { [weak self] in self?.control.withLock { _ = self?.titleObservers.removeValue(forKey: id) } }
+    }
+
+    // MARK: Network events
+
+    private func handle(_ event: StationSession.Event, from reporting: StationSession) {
+        control.withLock {
+            guard session === reporting else { return }
+            switch event {
+            case .connecting:
+                if case .retrying = netPhase { return }
+                netPhase = .connecting
+            case .connected(let response):
+                netPhase = .connected
+                streamName = response.name
+                if let bitrate = response.bitrate, bitrate > 0 { session?.bytesPerSecond = bitrate * 125 }
+            case .disconnected(let failure):
+                netPhase = .retrying(failure)
+            case .failed(let failure):
+                terminalFailure = failure
+            }
+        }
+        publishStatus()
+    }
+
+    // MARK: Status
+
+    /// Derives the state from the network and audio sides and tells observers when it changed.
+    private func publishStatus() {
+        let (changed, observers) = control.withLock { () -> (PlayerStatus?, [(PlayerStatus) -> Void]) in
+            var next = published
+            next.station = session?.station
+            next.streamName = session == nil ? nil : streamName
+            next.state = derivedState()
+            if session == nil { next.title = nil }
+            guard next != published else { return (nil, []) }
+            published = next
+            return (next, Array(statusObservers.values))
+        }
+        guard let changed else { return }
+        events.async { observers.forEach { $0(changed) } }
+    }
+
+    /// Called with `control` held.
+    private func derivedState() -> PlayerState {
+        guard session != nil else { return .idle }
+        if let terminalFailure { return .failed(terminalFailure, willRetry: false) }
+        if isPaused { return .paused }
+        if isAudible { return .playing }
+        if case .retrying(let failure) = netPhase, let silentSince,
+           StationSession.now - silentSince >= settings.startTimeout {
+            return .failed(failure, willRetry: true)
+        }
+        if everPlayed || netPhase == .connected { return .buffering }
+        return .connecting
+    }
+
+    private func publishTitle(_ title: String, from reporting: StationSession) {
+        let station = reporting.station
+        let (observers, statusChanged) = control.withLock { () -> ([(TrackTitle) -> Void], Bool) in
+            guard session === reporting, published.title != title else { return ([], false) }
+            published.title = title
+            return (Array(titleObservers.values), true)
+        }
+        guard statusChanged else { return }
+        let current = status
+        let statusHandlers = control.withLock { Array(statusObservers.values) }
+        let track = TrackTitle(time: Date(), station: station, title: title)
+        events.async {
+            statusHandlers.forEach { $0(current) }
+            observers.forEach { $0(track) }
+        }
+    }
+
+    // MARK: Audio thread
+
+    /// Called with `control` held.
+    private func startAudioThreadIfNeeded() {
+        guard audioThread == nil else { return }
+        audioThreadDone = false
+        let thread = Thread { [self] in
+            AudioLoop(player: self).run()
+            control.withLock {
+                audioThreadDone = true
+                audioThread = nil
+                control.broadcast()
+            }
+        }
+        thread.name = "wd-audio"
+        thread.stackSize = 512 * 1024
+        audioThread = thread
+        thread.start()
+    }
+
+    /// What the audio thread needs to know at the top of each step.
+    struct Command {
+        var session: StationSession?
+        var sessionStart: Double
+        var paused: Bool
+        var shuttingDown: Bool
+        var gain: Float
+    }
+
+    func currentCommand() -> Command {
+        control.withLock {
+            Command(session: session, sessionStart: sessionStart, paused: isPaused, shuttingDown: isShuttingDown,
+                    gain: Volume.gain(forLevel: level))
+        }
+    }
+
+    /// Blocks the audio thread until the command differs from `command` (or `timeout` passes).
+    func waitForCommandChange(from command: Command, timeout: Double) {
+        control.withLock {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while session === command.session && isPaused == command.paused && isShuttingDown == command.shuttingDown
+                && control.wait(until: deadline) {}
+        }
+    }
+
+    /// The audio thread reports whether sound is reaching the device for `session`.
+    func audioDidChange(audible: Bool, session reporting: StationSession) {
+        control.withLock {
+            guard session === reporting else { return }
+            if audible {
+                isAudible = true
+                everPlayed = true
+                silentSince = nil
+            } else {
+                isAudible = false
+                if silentSince == nil { silentSince = StationSession.now }
+            }
+        }
+        publishStatus()
+    }
+
+    /// Re-evaluates time-dependent states (a long outage becomes "failed, retrying").
+    func refreshStatus() { publishStatus() }
+
+    /// The audio thread saw no audio within the start timeout.
+    func startTimedOut(session reporting: StationSession) {
+        let failure: PlaybackFailure
+        let bytes = reporting.audioBytesDelivered
+        switch control.withLock({ netPhase }) {
+        case .retrying(let last):
+            failure = last
+        default:
+            // Plenty of bytes that never decoded are not MPEG audio; a few bytes are a stream too slow to play.
+            let plenty = max(65536, Int(settings.prebufferSeconds * Double(reporting.bytesPerSecond)) * 4)
+            failure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio in \(bytes) bytes")
+                : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s (\(bytes) bytes)")
+        }
+        control.withLock {
+            guard session === reporting, terminalFailure == nil else { return }
+            terminalFailure = failure
+        }
+        reporting.cancel()
+        logger.info("start timed out", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(failure)"])
+        publishStatus()
+    }
+
+    /// The audio thread could not open or write the device.
+    func outputFailed(_ error: Error, session reporting: StationSession) {
+        control.withLock {
+            guard session === reporting else { return }
+            terminalFailure = PlaybackFailure(.outputFailed, detail: "\(error)")
+            isAudible = false
+        }
+        reporting.cancel()
+        logger.info("audio output failed", metadata: ["alsa.device": "\(settings.output.device)", "error": "\(error)"])
+        publishStatus()
+    }
+
+    /// The audio thread reached `title` in the audio it plays.
+    func titleReached(_ title: String, session reporting: StationSession) {
+        publishTitle(title, from: reporting)
+    }
+}

@@ -1,0 +1,36 @@
+/// Everything the player can be configured with; the defaults are what the appliance ships.
+public struct PlayerSettings: Equatable, Sendable {
+    /// ALSA output (`[audio] device`, buffer and period).
+    public var output: AlsaOutputSettings
+    /// Network: timeouts, redirects.
+    public var source: StreamSourceSettings
+    /// Reconnect back-off.
+    public var reconnect: ReconnectPolicy
+    /// Seconds of audio buffered before playback starts (default 0.25: fast tuning).
+    public var prebufferSeconds: Double
+    /// Seconds of audio the buffer may grow to ahead of playback (default 30: rides out jitter).
+    public var maximumLeadSeconds: Double
+    /// Seconds of a paused stream kept for a time-shifted resume (default 300); past this, resume is live.
+    public var timeShiftSeconds: Double
+    /// Seconds a start may take before it fails (default 15).
+    public var startTimeout: Double
+    /// Fade-in and fade-out length in seconds (default 0.03: no clicks, no audible delay).
+    public var fadeSeconds: Double
+    /// Initial volume, 0...1 (default 1).
+    public var volume: Double
+
+    public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
+                reconnect: ReconnectPolicy = ReconnectPolicy(), prebufferSeconds: Double = 0.25,
+                maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
+                fadeSeconds: Double = 0.03, volume: Double = 1) {
+        self.output = output
+        self.source = source
+        self.reconnect = reconnect
+        self.prebufferSeconds = prebufferSeconds
+        self.maximumLeadSeconds = maximumLeadSeconds
+        self.timeShiftSeconds = timeShiftSeconds
+        self.startTimeout = startTimeout
+        self.fadeSeconds = fadeSeconds
+        self.volume = volume
+    }
+}

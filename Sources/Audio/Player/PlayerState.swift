@@ -1,0 +1,74 @@
+/// Where playback is, as the LCD and the CLI show it.
+public enum PlayerState: Equatable, Sendable, CustomStringConvertible {
+    /// Nothing to play.
+    case idle
+    /// Opening the stream (resolving playlists, connecting).
+    case connecting
+    /// Connected, filling the buffer (at start or after the buffer ran dry).
+    case buffering
+    /// Audio is reaching the device.
+    case playing
+    /// Paused by the listener; the stream keeps recording for a time-shifted resume.
+    case paused
+    /// The station cannot be played; `willRetry` when the player keeps trying by itself
+    /// (a stream that played before and dropped).
+    case failed(PlaybackFailure, willRetry: Bool)
+
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .connecting: return "connecting"
+        case .buffering: return "buffering"
+        case .playing: return "playing"
+        case .paused: return "paused"
+        case .failed(let failure, let willRetry): return "failed: \(failure.code)\(willRetry ? " (retrying)" : "")"
+        }
+    }
+}
+
+/// A station as the player needs it.
+public struct PlayableStation: Equatable, Hashable, Sendable {
+    /// The catalog's identifier (Radio Browser's stationuuid), passed through to observers.
+    public var id: String
+    public var name: String
+    /// The stream or playlist URL.
+    public var url: String
+
+    public init(id: String, name: String, url: String) {
+        self.id = id
+        self.name = name
+        self.url = url
+    }
+}
+
+/// What observers are told: the state, the station and the title the listener hears now.
+public struct PlayerStatus: Equatable, Sendable {
+    public var state: PlayerState
+    public var station: PlayableStation?
+    /// The current ICY title, published when the audio reaches it.
+    public var title: String?
+    /// The station's own name (`icy-name`), once connected.
+    public var streamName: String?
+
+    public init(state: PlayerState, station: PlayableStation?, title: String?, streamName: String?) {
+        self.state = state
+        self.station = station
+        self.title = title
+        self.streamName = streamName
+    }
+}
+
+/// A title the listener started hearing, for the song history.
+public struct TrackTitle: Equatable, Sendable {
+    public var time: Date
+    public var station: PlayableStation
+    public var title: String
+
+    public init(time: Date, station: PlayableStation, title: String) {
+        self.time = time
+        self.station = station
+        self.title = title
+    }
+}
+
+import Foundation

@@ -1,0 +1,292 @@
+import CurlSupport
+import Foundation
+import Logging
+
+/// The network side of one station: resolves playlists, streams MPEG audio into a ``ByteRing``
+/// with ICY titles marked in it, and reconnects with back-off when the stream drops.
+///
+/// Runs its own thread (`wd-net`) from ``start()`` until ``cancel()`` or a final failure; every
+/// other method may be called from any thread. Events are delivered on the network thread.
+final class StationSession: @unchecked Sendable {
+    enum Event {
+        /// A connection attempt begins.
+        case connecting
+        /// MPEG audio is flowing from this response.
+        case connected(StreamResponse)
+        /// The stream dropped or an attempt failed; the session retries.
+        case disconnected(PlaybackFailure)
+        /// The session gave up (never played within the start timeout, or a format we cannot play).
+        case failed(PlaybackFailure)
+    }
+
+    private enum Outcome {
+        case cancelled
+        case unsupported(String)
+        case ended(PlaybackFailure, deliveredAudio: Bool)
+    }
+
+    let station: PlayableStation
+    let ring: ByteRing
+    private let settings: PlayerSettings
+    private let logger: Logger
+    private let onEvent: (StationSession, Event) -> Void
+    private let condition = NSCondition()
+    private var isCancelled = false
+    private var source: CurlStreamSource?
+    private var isPaused = false
+    private var hasOverflowed = false
+    private var bytesPerSecondValue = 16_000
+    private var deliveredBytes = 0
+
+    /// The most compressed bytes per second a ring is sized for (320 kbit/s, MP3's highest).
+    private static let maximumBytesPerSecond = 40_000
+
+    /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
+    ///   a session it already replaced) and what happened.
+    init(station: PlayableStation, settings: PlayerSettings, logger: Logger,
+         onEvent: @escaping (StationSession, Event) -> Void) {
+        self.station = station
+        self.settings = settings
+        self.logger = logger
+        self.onEvent = onEvent
+        let seconds = max(settings.timeShiftSeconds, settings.maximumLeadSeconds) + settings.maximumLeadSeconds
+        ring = ByteRing(capacity: Int(seconds) * Self.maximumBytesPerSecond)
+    }
+
+    /// Starts the network thread.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "wd-net"
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    /// Stops the transfer and the thread from any thread; the ring is closed so the reader wakes.
+    func cancel() {
+        condition.withLock {
+            isCancelled = true
+            source?.cancel()
+            condition.broadcast()
+        }
+        ring.close()
+    }
+
+    /// Compressed bytes per second of the stream, as the decoder measured it (sizes time-shift and lead).
+    var bytesPerSecond: Int {
+        get { condition.withLock { bytesPerSecondValue } }
+        set { condition.withLock { bytesPerSecondValue = max(1000, newValue) } }
+    }
+
+    /// Audio bytes received so far, over all connections.
+    var audioBytesDelivered: Int { condition.withLock { deliveredBytes } }
+
+    /// While paused the stream keeps recording into the ring, up to the time-shift bound; past it,
+    /// new bytes are dropped, and on resume the stale audio is cleared so playback continues live
+    /// (the reader sees ``ByteRing/generation`` change).
+    func setPaused(_ paused: Bool) {
+        condition.withLock {
+            isPaused = paused
+            if !paused && hasOverflowed {
+                ring.clear()
+                hasOverflowed = false
+            }
+        }
+    }
+
+    private var cancelled: Bool { condition.withLock { isCancelled } }
+
+    private func run() {
+        let started = Self.now
+        var attempt = 0
+        var everStreamed = false
+        var outageStart = started
+        while !cancelled {
+            onEvent(self, .connecting)
+            let connectedAt = Self.now
+            switch stream(url: station.url, depth: 0) {
+            case .cancelled:
+                return
+            case .unsupported(let what):
+                finish(PlaybackFailure(.formatNotSupported, detail: what))
+                return
+            case .ended(let failure, let deliveredAudio):
+                let now = Self.now
+                if deliveredAudio {
+                    everStreamed = true
+                    outageStart = now
+                    if now - connectedAt > 10 { attempt = 0 }
+                }
+                if !everStreamed && now - started >= settings.startTimeout {
+                    finish(failure)
+                    return
+                }
+                logger.info("stream dropped, reconnecting", metadata: [
+                    "stream.url": "\(station.url)", "reason": "\(failure)", "attempt": "\(attempt)"])
+                onEvent(self, .disconnected(failure))
+                let delay = settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
+                attempt += 1
+                condition.withLock {
+                    let deadline = Date(timeIntervalSinceNow: delay)
+                    while !isCancelled && condition.wait(until: deadline) {}
+                }
+            }
+        }
+    }
+
+    private func finish(_ failure: PlaybackFailure) {
+        guard !cancelled else { return }
+        logger.info("station failed", metadata: ["stream.url": "\(station.url)", "reason": "\(failure)"])
+        onEvent(self, .failed(failure))
+        ring.close()
+    }
+
+    /// One URL: connect, classify, then stream audio or walk the playlist's entries.
+    private func stream(url: String, depth: Int) -> Outcome {
+        let source: CurlStreamSource
+        do {
+            source = try CurlStreamSource(url: url, settings: settings.source)
+        } catch {
+            return .ended(PlaybackFailure(.stationOffline, detail: "\(error)"), deliveredAudio: false)
+        }
+        let proceed = condition.withLock { () -> Bool in
+            guard !isCancelled else { return false }
+            self.source = source
+            return true
+        }
+        guard proceed else { return .cancelled }
+        defer { condition.withLock { self.source = nil } }
+
+        var response: StreamResponse?
+        var format: StreamFormat?
+        var pending: [UInt8] = []
+        var demuxer = ICYDemuxer(metaint: nil)
+        var lastTitle: String?
+        var delivered = false
+        var bodyTooLong = false
+
+        func decide() {
+            format = StreamFormat.detect(contentType: response?.contentType, url: response?.url ?? url, prefix: pending)
+            if format == .mpeg, let response {
+                ring.mark(.discontinuity)
+                onEvent(self, .connected(response))
+            }
+        }
+        func pushAudio(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var keepGoing = true
+            demuxer.push(bytes, audio: { audio in
+                guard keepGoing else { return }
+                delivered = true
+                keepGoing = write(audio)
+            }, metadata: { block in
+                guard let title = ICYMetadataParser.parse(block).title, title != lastTitle else { return }
+                lastTitle = title
+                ring.mark(.title(title))
+            })
+            return keepGoing
+        }
+
+        var failure: PlaybackFailure?
+        do {
+            try source.run(onResponse: { received in
+                response = received
+                demuxer = ICYDemuxer(metaint: received.metaint)
+            }, onData: { chunk in
+                switch format {
+                case nil:
+                    pending.append(contentsOf: chunk)
+                    guard pending.count >= StreamFormat.sniffLength else { return true }
+                    decide()
+                    if format == .mpeg {
+                        defer { pending = [] }
+                        return pending.withUnsafeBytes { pushAudio($0) }
+                    }
+                    if case .playlist = format { return true }
+                    return false
+                case .mpeg:
+                    return pushAudio(chunk)
+                case .playlist:
+                    pending.append(contentsOf: chunk)
+                    bodyTooLong = pending.count > PlaylistResolver.maximumBodyLength
+                    return !bodyTooLong
+                case .hls, .unsupported:
+                    return false
+                }
+            })
+        } catch let error as CurlError {
+            if cancelled { return .cancelled }
+            if source.stalled {
+                failure = PlaybackFailure(.timedOut, detail: "no data for \(settings.source.stallTimeout) s")
+            } else if !(error.isAborted && format != nil && format != .mpeg) {
+                failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: source.responseCode)
+            }
+        } catch {
+            failure = PlaybackFailure(.streamEnded, detail: "\(error)")
+        }
+        if cancelled { return .cancelled }
+        if format == nil && !pending.isEmpty && failure == nil {
+            decide()
+            if format == .mpeg { _ = pending.withUnsafeBytes { pushAudio($0) } }
+        }
+        switch format {
+        case .hls:
+            return .unsupported("HLS")
+        case .unsupported(let what):
+            return .unsupported(what)
+        case .playlist(let kind):
+            if let failure { return .ended(failure, deliveredAudio: false) }
+            return resolve(playlist: pending, kind: kind, url: response?.url ?? url, depth: depth)
+        case .mpeg:
+            return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "server closed the stream"), deliveredAudio: delivered)
+        case nil:
+            return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "empty response"), deliveredAudio: false)
+        }
+    }
+
+    /// Tries each entry in turn; the first that delivers audio wins.
+    private func resolve(playlist body: [UInt8], kind: PlaylistKind, url: String, depth: Int) -> Outcome {
+        guard depth < PlaylistResolver.maximumDepth else {
+            return .ended(PlaybackFailure(.stationOffline, detail: "playlists nested too deep"), deliveredAudio: false)
+        }
+        let entries = PlaylistResolver.entries(in: body, kind: kind, baseURL: url)
+        var last = Outcome.ended(PlaybackFailure(.stationOffline, detail: "playlist lists no streams"), deliveredAudio: false)
+        var allUnsupported = !entries.isEmpty
+        for entry in entries {
+            let outcome = stream(url: entry, depth: depth + 1)
+            switch outcome {
+            case .cancelled:
+                return outcome
+            case .ended(_, let delivered) where delivered:
+                return outcome
+            case .unsupported:
+                last = outcome
+            case .ended:
+                allUnsupported = false
+                last = outcome
+            }
+        }
+        if case .unsupported = last, !allUnsupported {
+            return .ended(PlaybackFailure(.formatNotSupported, detail: "no playlist entry plays"), deliveredAudio: false)
+        }
+        return last
+    }
+
+    /// Into the ring: waits for room while playing; while paused records up to the time-shift bound.
+    private func write(_ audio: UnsafeRawBufferPointer) -> Bool {
+        let (paused, overflowed, rate) = condition.withLock { () -> (Bool, Bool, Int) in
+            deliveredBytes += audio.count
+            return (isPaused, hasOverflowed, bytesPerSecondValue)
+        }
+        if paused {
+            if overflowed { return !ring.closed }
+            let bound = Int(settings.timeShiftSeconds) * rate
+            if !ring.writeIfRoom(audio, limit: bound) {
+                condition.withLock { hasOverflowed = true }
+            }
+            return !ring.closed
+        }
+        let lead = Int(settings.maximumLeadSeconds) * rate
+        return ring.write(audio, waitingAbove: max(lead, ring.count > lead ? ring.capacity : lead)) == .written
+    }
+
+    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+
+/// What a probe found out about a stream URL (`wavedial check-url`).
+public struct StreamProbeResult: Equatable, Sendable {
+    /// Whether MPEG audio decoded from it.
+    public var playable: Bool
+    /// Why not, when not playable.
+    public var failure: PlaybackFailure?
+    /// The stream URL after redirects and playlists.
+    public var url: String
+    /// "MP3", "MP2" or "MP1".
+    public var codec: String?
+    /// kbit/s, from the first frame (or `icy-br`).
+    public var bitrate: Int?
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// `icy-name`.
+    public var name: String?
+    /// The first ICY `StreamTitle`, when one arrived within the probe.
+    public var title: String?
+}
+
+/// Resolves and probes a stream: connects as the player would (playlists, redirects, ICY), decodes the
+/// first frames, and waits briefly for the first title. No audio is played.
+public enum StreamProbe {
+    /// Probes `url`, blocking the calling thread for at most about `timeout` seconds.
+    ///
+    /// Call from a thread that may block (the CLI's main thread), not from a Swift concurrency task.
+    public static func probe(url: String, settings: PlayerSettings = PlayerSettings(), timeout: Double = 10,
+                             logger: Logger = Logger(label: "wavedial.audio")) -> StreamProbeResult {
+        var settings = settings
+        settings.startTimeout = timeout
+        let lock = NSLock()
+        var response: StreamResponse?
+        var failure: PlaybackFailure?
+        var lastFailure: PlaybackFailure?
+        let station = PlayableStation(id: "probe", name: "probe", url: url)
+        let session = StationSession(station: station, settings: settings, logger: logger) { _, event in
+            lock.withLock {
+                switch event {
+                case .connected(let received): response = received
+                case .failed(let final): failure = final
+                case .disconnected(let dropped): lastFailure = dropped
+                case .connecting: break
+                }
+            }
+        }
+        session.start()
+        defer { session.cancel() }
+
+        var result = StreamProbeResult(playable: false, url: url)
+        guard let decoder = try? Mpg123Decoder() else {
+            result.failure = PlaybackFailure(.formatNotSupported, detail: "libmpg123 unavailable")
+            return result
+        }
+        let deadline = StationSession.now + timeout
+        var input = [UInt8](repeating: 0, count: 4096)
+        var output = [UInt8](repeating: 0, count: 32768)
+        var decodedAt: Double?
+        while StationSession.now < deadline {
+            if lock.withLock({ failure }) != nil { break }
+            for case .title(let title) in session.ring.reachedMarks() where result.title == nil { result.title = title }
+            if let decodedAt {
+                // Decoded: wait for a title up to the first metadata block, but not long.
+                let metaint = lock.withLock { response?.metaint } ?? 0
+                if result.title != nil || metaint == 0 || session.ring.readPosition > Int64(metaint) + 8192
+                    || StationSession.now - decodedAt > 2 { break }
+            }
+            let count = input.withUnsafeMutableBytes { session.ring.read(into: $0, timeout: 0.05) }
+            guard count > 0 else { continue }
+            try? input.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            decoding: while true {
+                switch output.withUnsafeMutableBytes({ decoder.read(into: $0) }) {
+                case .needMore:
+                    break decoding
+                case .newFormat(let format):
+                    result.sampleRate = format.sampleRate
+                    result.channels = format.channels
+                case .pcm(let bytes):
+                    if bytes > 0 && decodedAt == nil && result.sampleRate != nil { decodedAt = StationSession.now }
+                    if bytes == 0 { break decoding }
+                }
+            }
+        }
+        let (finalResponse, finalFailure, dropped) = lock.withLock { (response, failure, lastFailure) }
+        result.url = finalResponse?.url ?? url
+        result.name = finalResponse?.name
+        if decodedAt != nil, let info = decoder.frameInfo {
+            result.playable = true
+            result.codec = info.codec
+            result.bitrate = info.bitrate > 0 ? info.bitrate : finalResponse?.bitrate
+        } else {
+            result.sampleRate = nil
+            result.channels = nil
+            result.failure = finalFailure ?? dropped
+                ?? (session.audioBytesDelivered > 0 ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio found")
+                    : PlaybackFailure(.timedOut, detail: "no audio within \(Int(timeout)) s"))
+        }
+        return result
+    }
+}

@@ -1,1 +1,0 @@
-// The Display module: see docs/ARCHITECTURE.md.

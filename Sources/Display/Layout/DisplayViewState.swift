@@ -1,0 +1,89 @@
+import Foundation
+
+/// Everything a screen layout needs to know, in plain values: the daemon maps its own state to this.
+///
+/// A value type; any thread.
+public struct DisplayViewState: Equatable, Sendable {
+    /// What the radio is doing.
+    public enum Phase: Equatable, Sendable {
+        /// Nothing tuned: the clock and date.
+        case idle
+        /// The knob is turning: the needle frequency, the station under it, the position on the band.
+        case tuning
+        /// Opening the stream.
+        case connecting
+        /// Filling the buffer; `fill` is 0...1 when known.
+        case buffering(fill: Double?)
+        case playing
+        /// Paused on live radio; `timeShift` is how far behind live playback will resume, in seconds.
+        case paused(timeShift: TimeInterval)
+        case failed(DisplayFailure)
+    }
+
+    /// Which band the dial shows.
+    public enum Band: Equatable, Sendable {
+        /// The nearby stations.
+        case nearby
+        /// Only the favorites (a long press on favorite switches).
+        case favorites
+    }
+
+    public var phase: Phase
+    /// The wall-clock time, for the idle clock and status lines.
+    public var clock: Date
+    /// The tuned (or, while tuning, the needle's) frequency in MHz.
+    public var frequency: Double?
+    /// The tuned station, or while tuning the station under the needle ("" when none).
+    public var stationName: String
+    /// "Artist – Title" from the stream's metadata, when known.
+    public var nowPlaying: String?
+    /// True when the station is a favorite.
+    public var isFavorite: Bool
+    public var band: Band
+    /// The needle's position on the band, 0 (left end) to 1 (right end).
+    public var bandPosition: Double
+    /// The band's ends in MHz, shown under the position bar on four-row displays.
+    public var bandEdges: ClosedRange<Double>
+    /// When set, the volume overlay (0–100) replaces the bottom row.
+    public var volume: Int?
+
+    public init(phase: Phase, clock: Date, frequency: Double? = nil, stationName: String = "",
+                nowPlaying: String? = nil, isFavorite: Bool = false, band: Band = .nearby,
+                bandPosition: Double = 0, bandEdges: ClosedRange<Double> = 87.5...108.0, volume: Int? = nil) {
+        self.phase = phase
+        self.clock = clock
+        self.frequency = frequency
+        self.stationName = stationName
+        self.nowPlaying = nowPlaying
+        self.isFavorite = isFavorite
+        self.band = band
+        self.bandPosition = bandPosition
+        self.bandEdges = bandEdges
+        self.volume = volume
+    }
+}
+
+/// Why playback failed, in words a listener understands.
+public enum DisplayFailure: Equatable, Sendable {
+    case stationOffline
+    case noNetwork
+    case formatNotSupported
+    case noResponse
+    case streamEnded
+    case audioDevice
+    /// Anything else, already phrased for the listener.
+    case other(String)
+
+    /// The words shown on the display.
+    public var words: String {
+        switch self {
+        case .stationOffline: return "Station offline"
+        case .noNetwork: return "No network"
+        case .formatNotSupported: return "Format not supported"
+        case .noResponse: return "Station not responding"
+        case .streamEnded: return "Stream ended"
+        case .audioDevice: return "Audio device error"
+        case let .other(words): return words
+        }
+    }
+}

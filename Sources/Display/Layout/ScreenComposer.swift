@@ -1,0 +1,223 @@
+import Foundation
+
+/// Lays out a `DisplayViewState` on a screen of 16 or 20 columns by 2 or 4 rows, scrolling text that
+/// does not fit its field.
+///
+/// Each text field has its own marquee, started when its text first appears or changes (on the next beat
+/// of its row, see `Marquee`); `compose` takes
+/// the time (monotonic seconds, from whatever clock the caller uses) so tests drive it without sleeping.
+/// Not thread-safe: the display thread owns it.
+public final class ScreenComposer {
+    public let columns: Int
+    public let rows: Int
+    public let transliterator: ROMTransliterator
+    public var marquee: Marquee
+    private let calendar: Calendar
+    /// Per field (row, column): the text shown and when it appeared.
+    private var fields: [Int: (text: [Character], since: Double)] = [:]
+    private var usedFields = Set<Int>()
+    private var transliterated: [String: [Character]] = [:]
+
+    /// Creates a composer for a `columns` x `rows` display using `rom`'s characters.
+    public init(columns: Int, rows: Int, rom: CharacterROM, marquee: Marquee = Marquee(),
+                timeZone: TimeZone = .current) {
+        self.columns = columns
+        self.rows = rows
+        transliterator = ROMTransliterator(rom: rom)
+        self.marquee = marquee
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    /// The screen for `state` at `time` seconds.
+    public func compose(_ state: DisplayViewState, at time: Double) -> Screen {
+        var screen = Screen(columns: columns, rows: rows)
+        usedFields.removeAll()
+        if rows >= 4 {
+            composeFourRows(state, on: &screen, at: time)
+        } else {
+            composeTwoRows(state, on: &screen, at: time)
+        }
+        if let volume = state.volume {
+            drawVolume(volume, on: &screen, row: rows - 1)
+        }
+        // A field that left the screen starts from the beginning when it comes back.
+        fields = fields.filter { usedFields.contains($0.key) }
+        if transliterated.count > 256 { transliterated.removeAll() }
+        return screen
+    }
+
+    // MARK: Two rows
+
+    private func composeTwoRows(_ state: DisplayViewState, on screen: inout Screen, at time: Double) {
+        let frequency = Self.frequencyText(state.frequency)
+        switch state.phase {
+        case .idle:
+            screen.writeCentred(clockText(state.clock), row: 0)
+            screen.writeCentred(dateText(state.clock, long: false), row: 1)
+            return
+        case .tuning:
+            screen.write(frequency, row: 0)
+            if state.band == .favorites { screen.put(.heart, row: 0, column: 5) }
+            drawBar(position: state.bandPosition, on: &screen, row: 0, column: 6, width: columns - 6)
+            scroll(state.stationName.isEmpty ? "-" : state.stationName, on: &screen, row: 1, column: 0,
+                   width: columns, at: time)
+            return
+        default:
+            break
+        }
+        screen.write(frequency, row: 0)
+        scroll(state.stationName, on: &screen, row: 0, column: 6, width: columns - 6, at: time)
+        let (glyph, words) = status(state)
+        screen.put(glyph, row: 1, column: 0)
+        scroll(words, on: &screen, row: 1, column: 2, width: columns - 4, at: time)
+        if state.isFavorite { screen.put(.heart, row: 1, column: columns - 1) }
+    }
+
+    /// The state glyph and the words for the second row of a two-row screen.
+    private func status(_ state: DisplayViewState) -> (Glyph, String) {
+        switch state.phase {
+        case .playing: return (.play, state.nowPlaying.flatMap { $0.isEmpty ? nil : $0 } ?? "Playing")
+        case .paused(let shift): return (.pause, Self.pausedText(shift))
+        case .connecting: return (.hourglass, "Connecting")
+        case .buffering(let fill): return (.hourglass, bufferingText(fill))
+        case .failed(let failure): return (.cross, failure.words)
+        case .idle, .tuning: return (.play, "")
+        }
+    }
+
+    // MARK: Four rows
+
+    private func composeFourRows(_ state: DisplayViewState, on screen: inout Screen, at time: Double) {
+        let frequency = Self.frequencyText(state.frequency) + " MHz"
+        switch state.phase {
+        case .idle:
+            screen.writeCentred(clockText(state.clock), row: 1)
+            screen.writeCentred(dateText(state.clock, long: columns >= 20), row: 2)
+            return
+        case .tuning:
+            screen.put(.needle(column: 2), row: 0, column: 0)
+            screen.write(frequency, row: 0, column: 1, width: 10)
+            screen.writeRight(state.band == .favorites ? "Favorites" : "Nearby", row: 0)
+            scroll(state.stationName.isEmpty ? "-" : state.stationName, on: &screen, row: 1, column: 0,
+                   width: columns, at: time)
+            drawBar(position: state.bandPosition, on: &screen, row: 2, column: 0, width: columns)
+            screen.write(Self.frequencyText(state.bandEdges.lowerBound).trimmingCharacters(in: .whitespaces), row: 3)
+            screen.writeRight(Self.frequencyText(state.bandEdges.upperBound), row: 3)
+            return
+        default:
+            break
+        }
+        screen.write(frequency, row: 0, width: columns - 4)
+        if state.isFavorite { screen.put(.heart, row: 0, column: columns - 3) }
+        let (glyph, words) = status(state)
+        screen.put(glyph, row: 0, column: columns - 1)
+        scroll(state.stationName, on: &screen, row: 1, column: 0, width: columns, at: time)
+        let clock = clockText(state.clock)
+        switch state.phase {
+        case .failed(let failure):
+            scroll(failure.words, on: &screen, row: 2, column: 0, width: columns, at: time)
+            screen.write("Failed", row: 3, width: columns - clock.count - 1)
+        case .playing:
+            if let nowPlaying = state.nowPlaying, !nowPlaying.isEmpty {
+                scroll(nowPlaying, on: &screen, row: 2, column: 0, width: columns, at: time)
+            }
+            screen.write("Playing", row: 3, width: columns - clock.count - 1)
+        default:
+            if let nowPlaying = state.nowPlaying, !nowPlaying.isEmpty {
+                scroll(nowPlaying, on: &screen, row: 2, column: 0, width: columns, at: time)
+            }
+            screen.write(Array(words), row: 3, width: columns - clock.count - 1)
+        }
+        screen.writeRight(clock, row: 3)
+    }
+
+    // MARK: Pieces
+
+    /// Writes `text` into the field at `row`, `column`, scrolling it when it is wider than `width`.
+    private func scroll(_ text: String, on screen: inout Screen, row: Int, column: Int, width: Int, at time: Double) {
+        let characters = romText(text)
+        let key = row * 64 + column
+        usedFields.insert(key)
+        if fields[key]?.text != characters {
+            // Odd rows step half a beat after even rows: two scrolling fields never step in the same frame.
+            fields[key] = (characters, marquee.start(at: time, halfBeat: row % 2 == 1))
+        }
+        let elapsed = max(0, time - (fields[key]?.since ?? time))
+        screen.write(marquee.window(characters, width: width, elapsed: elapsed), row: row, column: column, width: width)
+    }
+
+    private func romText(_ text: String) -> [Character] {
+        if let known = transliterated[text] { return known }
+        let characters = Array(transliterator.transliterate(text))
+        transliterated[text] = characters
+        return characters
+    }
+
+    /// A row of dashes with the needle glyph at `position` (0...1), five needle positions per cell.
+    private func drawBar(position: Double, on screen: inout Screen, row: Int, column: Int, width: Int) {
+        guard width > 0 else { return }
+        screen.write(String(repeating: "-", count: width), row: row, column: column, width: width)
+        let pixel = Int((min(max(position, 0), 1) * Double(width * 5 - 1)).rounded())
+        screen.put(.needle(column: pixel % 5), row: row, column: column + pixel / 5)
+    }
+
+    /// "Vol" and a level bar with five steps per cell, and the number.
+    private func drawVolume(_ volume: Int, on screen: inout Screen, row: Int) {
+        let volume = min(max(volume, 0), 100)
+        let width = columns - 8
+        screen.write("Vol ", row: row)
+        let number = String(volume)
+        screen.writeRight(String(repeating: " ", count: 4 - number.count) + number, row: row)
+        let pixels = (volume * width * 5 + 50) / 100
+        for cell in 0..<width {
+            let filled = min(max(pixels - cell * 5, 0), 5)
+            if filled > 0 { screen.put(.level(columns: filled), row: row, column: 4 + cell) }
+        }
+    }
+
+    /// "101.5", " 87.5", or "  -.-" when there is no frequency; always five characters.
+    static func frequencyText(_ frequency: Double?) -> String {
+        guard let frequency, frequency > 0, frequency < 1000 else { return "  -.-" }
+        let tenths = Int((frequency * 10).rounded())
+        let text = "\(tenths / 10).\(tenths % 10)"
+        return String(repeating: " ", count: max(0, 5 - text.count)) + text
+    }
+
+    static func pausedText(_ shift: TimeInterval) -> String {
+        let seconds = Int(shift.rounded())
+        guard seconds > 0 else { return "Paused" }
+        let clock = seconds >= 3600
+            ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            : String(format: "%d:%02d", seconds / 60, seconds % 60)
+        return "Paused -" + clock
+    }
+
+    /// "Buffering 46%", shortened to "Buffer 46%" where the field is narrow, so it does not scroll.
+    private func bufferingText(_ fill: Double?) -> String {
+        guard let fill else { return "Buffering" }
+        let percent = "\(Int((min(max(fill, 0), 1) * 100).rounded()))%"
+        return (rows >= 4 || columns >= 20 ? "Buffering " : "Buffer ") + percent
+    }
+
+    private func clockText(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                 "September", "October", "November", "December"]
+
+    private func dateText(_ date: Date, long: Bool) -> String {
+        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
+        let weekday = Self.weekdays[((parts.weekday ?? 1) - 1) % 7]
+        let month = Self.months[((parts.month ?? 1) - 1) % 12]
+        let day = parts.day ?? 1
+        if long, "\(weekday) \(day) \(month)".count <= columns {
+            return "\(weekday) \(day) \(month)"
+        }
+        return "\(weekday.prefix(3)) \(day) \(month.prefix(3)) \(parts.year ?? 2000)"
+    }
+}

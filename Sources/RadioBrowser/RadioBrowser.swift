@@ -1,1 +1,0 @@
-// The RadioBrowser module: see docs/ARCHITECTURE.md.

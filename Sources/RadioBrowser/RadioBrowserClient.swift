@@ -1,0 +1,63 @@
+import CCurl
+import CurlSupport
+import Foundation
+
+/// HTTP access to Radio Browser's API over libcurl: gzip, TLS verification, timeouts,
+/// stall detection and the `wavedial/<version>` User-Agent the API asks clients to send.
+///
+/// Blocking: call from a dedicated thread or a CLI, never from the cooperative pool.
+public struct RadioBrowserClient: Sendable {
+    /// Sent as `User-Agent`.
+    public static let userAgent = "wavedial/\(WavedialVersion.current)"
+
+    public var connectTimeout: Int = 10
+    /// A transfer that moves no byte for this many seconds is abandoned.
+    public var stallTimeout: Int = 20
+
+    public init() {}
+
+    /// GETs `url` and streams the body to `onData`; throws on transport errors and HTTP
+    /// statuses ≥ 400. Errors thrown by `onData` stop the transfer and are rethrown as is.
+    public func get(_ url: String, onData: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let easy = try CurlEasy()
+        try easy.set(CURLOPT_URL, url)
+        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
+        try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode: gzip, deflate
+        try easy.set(CURLOPT_FOLLOWLOCATION, true)
+        try easy.set(CURLOPT_MAXREDIRS, 5)
+        try easy.set(CURLOPT_CONNECTTIMEOUT, connectTimeout)
+        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try easy.set(CURLOPT_LOW_SPEED_TIME, stallTimeout)
+        try easy.set(CURLOPT_SSL_VERIFYPEER, true)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        try easy.set(CURLOPT_FAILONERROR, true)
+        var failure: Error?
+        do {
+            try withoutActuallyEscaping(onData) { onData in
+                try easy.perform { bytes in
+                    do {
+                        try onData(bytes)
+                        return true
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
+            }
+        } catch let error as CurlError {
+            if let failure { throw failure }
+            throw RadioBrowserError.server(Self.origin(of: url), reason: RadioBrowserError.reason(for: error, status: easy.responseCode))
+        }
+    }
+
+    /// Reports a play of `stationuuid` (`/json/url/{uuid}`), as Radio Browser's click
+    /// counts rely on. The answer is ignored.
+    public func reportClick(server: String, stationuuid: String) throws {
+        try get("\(server)/json/url/\(stationuuid)") { _ in }
+    }
+
+    static func origin(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host else { return url }
+        return "\(components.scheme ?? "http")://\(host)" + (components.port.map { ":\($0)" } ?? "")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import WavedialCore
+
+/// One station record as Radio Browser's `/json/stations` sends it, read leniently:
+/// a missing or oddly typed optional field (`"bitrate": "128"`, `"geo_lat": null`) does not
+/// lose the station; only `stationuuid` and `url` are required.
+///
+/// Read through `JSONSerialization` rather than `Decodable`: with this many optional,
+/// loosely typed fields, trial decoding made a 50,000-station sync several times slower.
+enum RadioBrowserStation {
+    /// Why a record was rejected.
+    enum RecordError: Error, Equatable {
+        /// The bytes are not a JSON object.
+        case malformed
+        /// A required field is missing or empty.
+        case missing(String)
+    }
+
+    /// The station in one JSON object's bytes.
+    static func decode(_ bytes: [UInt8]) throws -> Station {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw RecordError.malformed
+        }
+        guard let fields = object as? [String: Any] else { throw RecordError.malformed }
+        return try station(fields)
+    }
+
+    /// `value` without surrounding white space; cheap for the common case of none.
+    private static func trimmed(_ value: String) -> String {
+        guard let first = value.first, let last = value.last, first.isWhitespace || last.isWhitespace else { return value }
+        return value.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func station(_ fields: [String: Any]) throws -> Station {
+        func text(_ key: String) -> String {
+            switch fields[key] {
+            case let value as String: return trimmed(value)
+            case let value as NSNumber: return value.stringValue
+            default: return ""
+            }
+        }
+        func number(_ key: String) -> Int {
+            switch fields[key] {
+            case let value as NSNumber:
+                let double = value.doubleValue
+                return double.isFinite && abs(double) < 1e15 ? Int(double) : 0
+            case let value as String: return Int(value.trimmingCharacters(in: .whitespaces)) ?? 0
+            default: return 0
+            }
+        }
+        func flag(_ key: String, default fallback: Bool) -> Bool {
+            switch fields[key] {
+            case let value as NSNumber: return value.doubleValue != 0
+            case let value as String: return ["1", "true"].contains(value.lowercased())
+            default: return fallback
+            }
+        }
+        func degrees(_ key: String) -> Double? {
+            switch fields[key] {
+            case let value as NSNumber: return value.doubleValue.isFinite ? value.doubleValue : nil
+            case let value as String: return Double(value.trimmingCharacters(in: .whitespaces))
+            default: return nil
+            }
+        }
+        let uuid = text("stationuuid").lowercased()
+        let url = text("url")
+        guard !uuid.isEmpty else { throw RecordError.missing("stationuuid") }
+        guard !url.isEmpty else { throw RecordError.missing("url") }
+        let name = text("name")
+        var station = Station(stationuuid: uuid, name: name.isEmpty ? url : name, url: url)
+        station.urlResolved = text("url_resolved")
+        station.homepage = text("homepage")
+        station.favicon = text("favicon")
+        station.tags = text("tags")
+        station.country = text("country")
+        station.countrycode = text("countrycode").uppercased()
+        station.state = text("state")
+        station.language = text("language")
+        station.languagecodes = text("languagecodes")
+        station.codec = text("codec")
+        station.bitrate = max(0, number("bitrate"))
+        station.hls = flag("hls", default: false)
+        station.lastcheckok = flag("lastcheckok", default: true)
+        station.geoLat = degrees("geo_lat")
+        station.geoLong = degrees("geo_long")
+        station.votes = number("votes")
+        station.clickcount = number("clickcount")
+        let changed = text("lastchangetime_iso8601")
+        station.lastchangetime = changed.isEmpty ? text("lastchangetime") : changed
+        return station
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import WavedialCore
+
+/// A request on the control socket: one JSON object per line.
+///
+/// `{"command":"tune","value":"94.1"}`, `{"command":"volume","value":"40"}`,
+/// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_press","value":"favorite","long":true}`,
+/// `{"command":"subscribe"}` (then one status line per change).
+public struct ControlRequest: Codable, Sendable, Equatable {
+    public var command: String
+    public var value: String?
+    public var steps: Int?
+    public var long: Bool?
+
+    public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil) {
+        self.command = command
+        self.value = value
+        self.steps = steps
+        self.long = long
+    }
+
+    /// The commands the daemon understands.
+    public static let commands: Set<String> = [
+        "status", "subscribe", "play", "pause", "back", "forward", "tune", "volume", "mute", "favorite", "band",
+        "lcd", "sync", "sim_turn", "sim_press", "reload",
+    ]
+}
+
+/// The daemon's answer: `ok`, and either what was asked for or the error in words.
+public struct ControlResponse: Codable, Sendable, Equatable {
+    public var ok: Bool
+    public var error: String?
+    public var status: RadioStatus?
+    /// `lcd`: the display's rows as the terminal renderer draws them.
+    public var lines: [String]?
+    /// `sync`: what the catalog sync changed.
+    public var sync: CatalogSyncSummary?
+
+    public init(ok: Bool, error: String? = nil, status: RadioStatus? = nil, lines: [String]? = nil,
+                sync: CatalogSyncSummary? = nil) {
+        self.ok = ok
+        self.error = error
+        self.status = status
+        self.lines = lines
+        self.sync = sync
+    }
+
+    public static func failure(_ message: String) -> ControlResponse { ControlResponse(ok: false, error: message) }
+}

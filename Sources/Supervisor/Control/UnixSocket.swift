@@ -1,0 +1,159 @@
+import Foundation
+
+/// A Unix stream socket descriptor, owned: ``close()`` (or `deinit`) releases it.
+/// Thin wrapper over `socket`/`bind`/`listen`/`accept`/`connect`/`read`/`write`, retrying `EINTR`.
+public final class UnixSocket {
+    public private(set) var descriptor: Int32
+
+    /// A socket error: the call that failed and errno's words.
+    public struct Failure: Error, CustomStringConvertible {
+        public let call: String
+        public let code: Int32
+        public var description: String { "\(call): \(String(cString: strerror(code)))" }
+        /// No socket file, or nobody listening on it.
+        public var isNotListening: Bool { code == ENOENT || code == ECONNREFUSED }
+    }
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    private static func address(_ path: String) throws -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw Failure(call: "socket path too long", code: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    private static func make() throws -> UnixSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+        return UnixSocket(descriptor: fd)
+    }
+
+    /// Listens at `path` (a stale socket file left by a crash is replaced) with `mode` permissions.
+    public static func listen(at path: String, mode: mode_t, backlog: Int32 = 16) throws -> UnixSocket {
+        let socket = try make()
+        var address = try address(path)
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           attributes[.type] as? FileAttributeType == .typeSocket {
+            unlink(path)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw Failure(call: "bind \(path)", code: errno) }
+        guard chmod(path, mode) == 0 else { throw Failure(call: "chmod \(path)", code: errno) }
+        guard Glibc.listen(socket.descriptor, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
+        return socket
+    }
+
+    /// Connects to the socket at `path`.
+    public static func connect(to path: String) throws -> UnixSocket {
+        let socket = try make()
+        var address = try address(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw Failure(call: "connect \(path)", code: errno) }
+        return socket
+    }
+
+    /// Waits for a client; nil once the socket was closed (shutdown).
+    public func accept() -> UnixSocket? {
+        while descriptor >= 0 {
+            let fd = Glibc.accept(descriptor, nil, nil)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                return UnixSocket(descriptor: fd)
+            }
+            if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
+                if errno == EMFILE || errno == ENFILE { usleep(100_000) }
+                continue
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Limits how long a `write` may block (a client that never reads).
+    public func setSendTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Limits how long a `read` may block.
+    public func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes all of `data`; false when the peer is gone or too slow.
+    @discardableResult
+    public func write(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// Reads what is available (blocking until something is); empty at end of stream or on error.
+    public func read(maximum: Int = 4096) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, maximum)
+            if count < 0 && errno == EINTR { continue }
+            return count > 0 ? Array(buffer.prefix(count)) : []
+        }
+    }
+}
+
+/// Splits a byte stream into lines, refusing lines longer than a bound.
+struct LineReader {
+    let maximumLength: Int
+    private var pending: [UInt8] = []
+
+    init(maximumLength: Int) { self.maximumLength = maximumLength }
+
+    enum Line: Equatable {
+        case line(String)
+        case tooLong
+    }
+
+    /// Adds bytes; returns the complete lines they finish.
+    mutating func feed(_ bytes: [UInt8]) -> [Line] {
+        var lines: [Line] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if pending.count > maximumLength {
+                    lines.append(.tooLong)
+                } else {
+                    lines.append(.line(String(decoding: pending, as: UTF8.self)))
+                }
+                pending.removeAll(keepingCapacity: true)
+            } else if pending.count <= maximumLength {
+                pending.append(byte)
+            }
+        }
+        if pending.count > maximumLength { lines.append(.tooLong); pending.removeAll() }
+        return lines
+    }
+}

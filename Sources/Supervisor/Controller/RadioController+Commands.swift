@@ -1,0 +1,92 @@
+import Foundation
+import Hardware
+import WavedialCore
+
+extension RadioController {
+    /// Carries out a control request that concerns the radio itself; the answer carries the
+    /// status after it. Runs on the controller's queue; blocks the caller until done.
+    public func perform(_ request: ControlRequest) -> ControlResponse {
+        queue.sync {
+            let error = apply(request)
+            refreshNow()
+            if let error { return .failure(error) }
+            return ControlResponse(ok: true, status: currentStatus())
+        }
+    }
+
+    /// The error in words, or nil when done.
+    private func apply(_ request: ControlRequest) -> String? {
+        let now = currentTime()
+        switch request.command {
+        case "status":
+            return nil
+        case "play":
+            handleNow(.button(name: "play", action: .click), at: now)
+        case "pause":
+            handleNow(.button(name: "pause", action: .click), at: now)
+        case "back":
+            return goBack() ? nil : "nothing to go back to"
+        case "forward":
+            return goForward() ? nil : "nothing to go forward to"
+        case "mute":
+            handleNow(.button(name: "push", action: .click), at: now)
+        case "favorite":
+            return favoriteCurrent() == nil ? "no station is tuned" : nil
+        case "band":
+            handleNow(.button(name: "favorite", action: .long), at: now)
+        case "volume":
+            guard let text = request.value else { return nil }
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(value) else {
+                return "volume must be a whole number from 0 to 100, not '\(text)'"
+            }
+            changeVolume(value)
+        case "tune":
+            guard let value = request.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                return "tune needs a frequency in MHz or a station"
+            }
+            return tune(to: value)
+        case "sim_turn":
+            guard let steps = request.steps, steps != 0, abs(steps) <= 10_000 else {
+                return "sim_turn needs steps: a whole number from -10000 to 10000, not 0"
+            }
+            handleNow(.detent(delta: steps), at: now)
+        case "sim_press":
+            let buttons = ["play", "pause", "back", "forward", "favorite", "push"]
+            guard let name = request.value, buttons.contains(name) else {
+                return "sim_press needs a button: " + buttons.joined(separator: ", ")
+            }
+            handleNow(.button(name: name, action: request.long == true ? .long : .click), at: now)
+        default:
+            return "unknown command '\(request.command)'"
+        }
+        return nil
+    }
+
+    /// `tune 94.1` tunes the station nearest 94.1 MHz on the band shown; `tune NAME|UUID`
+    /// tunes that station.
+    private func tune(to value: String) -> String? {
+        let band = dialBand
+        if let mhz = Double(value.replacingOccurrences(of: ",", with: ".")) {
+            let kHz = Int((mhz * 1000).rounded())
+            guard band.band.contains(kHz) else {
+                return "\(value) MHz is outside the band (\(band.band.format(band.band.startKHz))–\(band.band.format(band.band.endKHz)) MHz)"
+            }
+            guard let entry = band.closest(to: kHz) else { return "no station on the band: run 'wavedial sync'" }
+            return tuneStation(uuid: entry.stationuuid) ? nil : "station \(entry.stationuuid) is not in the catalog"
+        }
+        do {
+            if let station = try database.station(uuid: value) ?? database.stations(named: value).first {
+                tuneStation(station)
+                return nil
+            }
+            let hits = try database.search(StationQuery(text: value, limit: 2))
+            guard hits.count == 1 else {
+                return hits.isEmpty ? "no station matches '\(value)'" : "'\(value)' matches several stations; give the stationuuid"
+            }
+            tuneStation(hits[0])
+            return nil
+        } catch {
+            return "catalog error: \(error)"
+        }
+    }
+}

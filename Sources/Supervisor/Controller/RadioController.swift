@@ -1,0 +1,469 @@
+import Audio
+import Display
+import Foundation
+import Hardware
+import Logging
+import WavedialConfig
+import WavedialCore
+
+/// The appliance's brain: owns the radio's state and turns knob and button events,
+/// control requests and player reports into actions.
+///
+/// Confined to its own serial queue (`wd-controller`): every public method may be called
+/// from any thread and runs there in order. Time is monotonic nanoseconds, the same clock
+/// as the GPIO events' timestamps, so tests drive it with chosen times.
+public final class RadioController: @unchecked Sendable {
+    /// Where the controller's work runs.
+    public let queue = DispatchQueue(label: "wd-controller")
+
+    let database: WavedialDatabase
+    private var configuration: Configuration
+    private let player: RadioPlayer
+    private let display: (DisplayViewState) -> Void
+    private let reportPlay: (Station) -> Void
+    private let monotonic: () -> UInt64
+    private let logger: Logger
+
+    private var mode = DialBandKind.nearby
+    private var nearby = DialBand(band: .fm, assignments: [:])
+    private var favoritesBand = DialBand(band: .fm, assignments: [:])
+    /// Stations on either band, by stationuuid (favorites as their snapshots).
+    private var known: [String: Station] = [:]
+    private var favoriteIDs: Set<String> = []
+    private var needle: Needle
+    private var history = StationHistory()
+    private var current: Station?
+    private var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
+    private var pausedAt: UInt64?
+    private var saved: ApplianceState
+    private var volumeShownUntil: UInt64 = 0
+    /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
+    private var notices: [String: String] = [:]
+    private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
+    private var observers: [UUID: (RadioStatus) -> Void] = [:]
+    private var lastPublished: RadioStatus?
+    private var observations: [Player.Observation] = []
+
+    /// How long the volume overlay stays after a change.
+    static let volumeOverlayNanoseconds: UInt64 = 2_000_000_000
+
+    public init(
+        configuration: Configuration, database: WavedialDatabase, player: RadioPlayer,
+        display: @escaping (DisplayViewState) -> Void, reportPlay: @escaping (Station) -> Void = { _ in },
+        monotonic: @escaping () -> UInt64 = MonotonicClock.now, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.player = player
+        self.display = display
+        self.reportPlay = reportPlay
+        self.monotonic = monotonic
+        self.logger = logger
+        needle = Needle(kHz: configuration.dial.band.startKHz)
+        saved = (try? database.applianceState()) ?? ApplianceState()
+    }
+
+    // MARK: Life cycle
+
+    /// Builds the bands, restores volume and band, and resumes the last station when
+    /// `resume` is set. Call once, before events arrive.
+    public func start(resume: Bool) {
+        queue.sync {
+            mode = DialBandKind(rawValue: saved.band) ?? .nearby
+            player.volume = saved.muted ? 0 : Double(saved.volume) / 100
+            observations.append(player.observe { [weak self] status in
+                guard let controller = self else { return }
+                controller.queue.async { controller.playerChanged(status) }
+            })
+            observations.append(player.observeTitles { [weak self] title in
+                guard let controller = self else { return }
+                controller.queue.async { controller.heard(title) }
+            })
+            rebuildBands()
+            if resume, let uuid = saved.lastStation, let station = lookup(uuid) {
+                tune(station, fromHistory: false)
+            } else if let uuid = saved.lastStation, let kHz = activeBand.frequency(of: uuid) {
+                needle.place(at: kHz)
+            }
+            refresh()
+        }
+    }
+
+    /// Stops playback (the player fades out) and saves the state.
+    public func shutdown() {
+        queue.sync {
+            observations.forEach { $0.cancel() }
+            observations.removeAll()
+            player.stop()
+            persist()
+        }
+    }
+
+    /// Rebuilds the bands after a catalog sync or a location change; stations that stay
+    /// keep their frequencies. Also replaces the configuration (SIGHUP).
+    public func reload(_ configuration: Configuration? = nil) {
+        queue.async { [self] in
+            if let configuration { self.configuration = configuration }
+            rebuildBands()
+            refresh()
+        }
+    }
+
+    /// Sets or clears a subsystem's message, shown while nothing plays.
+    public func setNotice(_ text: String?, from subsystem: String) {
+        queue.async { [self] in
+            notices[subsystem] = text
+            refresh()
+        }
+    }
+
+    // MARK: Input
+
+    /// A knob or button event (from the GPIO thread or the simulator).
+    public func handle(_ event: InputEvent) {
+        queue.async { [self] in
+            handleNow(event.kind, at: event.timestamp)
+            refresh()
+        }
+    }
+
+    /// Lets time pass: snaps the needle once the knob has rested. The daemon calls it
+    /// every few tens of milliseconds.
+    public func tick() {
+        queue.async { [self] in
+            tickNow(monotonic())
+        }
+    }
+
+    /// ``tick()`` at a given time, synchronously (tests).
+    public func tick(at time: UInt64) {
+        queue.sync { tickNow(time) }
+    }
+
+    private func tickNow(_ time: UInt64) {
+        let rest = UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
+        if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
+            if entry.stationuuid != current?.stationuuid || !isActive, let station = lookup(entry.stationuuid) {
+                tune(station, fromHistory: false)
+            }
+        }
+        refresh()
+    }
+
+    private func button(_ name: String, _ action: ButtonAction) {
+        switch (name, action) {
+        case ("play", .click): play()
+        case ("pause", .click): pause()
+        case ("back", .click): _ = back()
+        case ("forward", .click): _ = forward()
+        case ("favorite", .click): _ = toggleFavorite()
+        case ("favorite", .long): switchBand()
+        case ("push", .click): toggleMute()
+        default: break
+        }
+    }
+
+    // MARK: Helpers for control requests (on the queue)
+
+    func currentTime() -> UInt64 { monotonic() }
+    var dialBand: DialBand { activeBand }
+    func currentStatus() -> RadioStatus { makeStatus() }
+    func refreshNow() { refresh() }
+    func goBack() -> Bool { back() }
+    func goForward() -> Bool { forward() }
+    func favoriteCurrent() -> Bool? { toggleFavorite() }
+    func changeVolume(_ value: Int) { setVolume(value) }
+
+    /// An input event at `time`, on the queue.
+    func handleNow(_ kind: InputEvent.Kind, at time: UInt64) {
+        switch kind {
+        case .detent(let delta): needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
+        case .button(let name, let action): button(name, action)
+        }
+    }
+
+    func tuneStation(_ station: Station) { tune(station, fromHistory: false) }
+
+    func tuneStation(uuid: String) -> Bool {
+        guard let station = lookup(uuid) else { return false }
+        tune(station, fromHistory: false)
+        return true
+    }
+
+    // MARK: Actions (on the queue)
+
+    private var isActive: Bool {
+        switch playerStatus.state {
+        case .connecting, .buffering, .playing: return true
+        case .failed(_, let willRetry): return willRetry
+        case .idle, .paused: return false
+        }
+    }
+
+    private func play() {
+        if case .paused = playerStatus.state {
+            player.resume()
+            pausedAt = nil
+        } else if let current {
+            if !isActive { tune(current, fromHistory: false) }
+        } else if let entry = activeBand.closest(to: needle.kHz, direction: needle.direction), let station = lookup(entry.stationuuid) {
+            needle.place(at: entry.kHz)
+            tune(station, fromHistory: false)
+        }
+    }
+
+    private func pause() {
+        guard isActive else { return }
+        player.pause()
+        pausedAt = monotonic()
+    }
+
+    private func back() -> Bool {
+        guard let uuid = history.back(), let station = lookup(uuid) else { return false }
+        tune(station, fromHistory: true)
+        return true
+    }
+
+    private func forward() -> Bool {
+        guard let uuid = history.forward(), let station = lookup(uuid) else { return false }
+        tune(station, fromHistory: true)
+        return true
+    }
+
+    private func toggleFavorite() -> Bool? {
+        guard let current else { return nil }
+        do {
+            let isFavorite = try database.toggleFavorite(current)
+            rebuildFavorites()
+            return isFavorite
+        } catch {
+            logger.error("favorite not saved", metadata: ["station.uuid": "\(current.stationuuid)", "error": "\(error)"])
+            notices["favorites"] = "Favorite not saved"
+            return nil
+        }
+    }
+
+    private func switchBand() {
+        mode = mode == .nearby ? .favorites : .nearby
+        if let current, let kHz = activeBand.frequency(of: current.stationuuid) {
+            needle.place(at: kHz)
+        } else if let first = activeBand.closest(to: needle.kHz) {
+            needle.place(at: first.kHz)
+        }
+        persist()
+    }
+
+    private func toggleMute() {
+        saved.muted.toggle()
+        applyVolume()
+    }
+
+    private func setVolume(_ value: Int) {
+        saved.volume = min(max(value, 0), 100)
+        saved.muted = false
+        applyVolume()
+    }
+
+    private func applyVolume() {
+        player.volume = saved.muted ? 0 : Double(saved.volume) / 100
+        volumeShownUntil = monotonic() &+ Self.volumeOverlayNanoseconds
+        persist()
+    }
+
+    /// Plays `station`, moving the needle to it when it is on the band shown.
+    private func tune(_ station: Station, fromHistory: Bool) {
+        if !fromHistory { history.visit(station.stationuuid) }
+        current = station
+        pausedAt = nil
+        if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
+        player.play(PlayableStation(id: station.stationuuid, name: station.name, url: station.url))
+        saved.lastStation = station.stationuuid
+        persist()
+        do {
+            try database.recordPlay(of: station)
+        } catch {
+            logger.warning("play history not saved", metadata: ["error": "\(error)"])
+        }
+        reportPlay(station)
+    }
+
+    private func persist() {
+        saved.band = mode.rawValue
+        do {
+            if try database.applianceState() != saved { try database.saveApplianceState(saved) }
+        } catch {
+            logger.error("appliance state not saved", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Player reports
+
+    private func playerChanged(_ status: PlayerStatus) {
+        // Reports about a station switched away from are stale.
+        guard status.station == nil || status.station?.id == current?.stationuuid else { return }
+        playerStatus = status
+        refresh()
+    }
+
+    private func heard(_ title: TrackTitle) {
+        guard let station = current, title.station.id == station.stationuuid else { return }
+        do {
+            try database.recordSong(title.title, on: station, at: title.time)
+        } catch {
+            logger.warning("song history not saved", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Bands
+
+    private var activeBand: DialBand { mode == .nearby ? nearby : favoritesBand }
+
+    private func rebuildBands() {
+        do {
+            let location = try database.storedLocation() ?? configuration.location.coordinate
+            if let location {
+                notices["location"] = nil
+                let (band, stations) = try database.nearbyBand(
+                    location: location, countryCode: configuration.location.countryCode, settings: configuration.dial)
+                nearby = band
+                for entry in stations { known[entry.station.stationuuid] = entry.station }
+            } else {
+                nearby = DialBand(band: configuration.dial.band, assignments: [:])
+                notices["location"] = "Set location"
+            }
+        } catch {
+            logger.error("nearby band not built", metadata: ["error": "\(error)"])
+        }
+        rebuildFavorites()
+        if !configuration.dial.band.contains(needle.kHz) { needle.place(at: configuration.dial.band.startKHz) }
+    }
+
+    private func rebuildFavorites() {
+        do {
+            let (band, favorites) = try database.favoritesBand(configuration.dial.band)
+            favoritesBand = band
+            favoriteIDs = Set(favorites.map(\.stationuuid))
+            for favorite in favorites where known[favorite.stationuuid] == nil { known[favorite.stationuuid] = favorite.snapshot }
+        } catch {
+            logger.error("favorites band not built", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func lookup(_ uuid: String) -> Station? {
+        if let station = known[uuid] { return station }
+        guard let station = try? database.station(uuid: uuid) else { return nil }
+        known[uuid] = station
+        return station
+    }
+
+    // MARK: Observing
+
+    /// The radio's state now.
+    public var status: RadioStatus { queue.sync { makeStatus() } }
+
+    /// Calls `handler` on the controller's queue whenever the status changes, starting with
+    /// the current one; returns a token to stop.
+    public func observe(_ handler: @escaping (RadioStatus) -> Void) -> UUID {
+        let id = UUID()
+        queue.async { [self] in
+            observers[id] = handler
+            handler(makeStatus())
+        }
+        return id
+    }
+
+    public func removeObserver(_ id: UUID) {
+        queue.async { [self] in observers[id] = nil }
+    }
+
+    private func refresh() {
+        let now = monotonic()
+        display(viewState(at: now))
+        let status = makeStatus()
+        if status != lastPublished {
+            lastPublished = status
+            for observer in observers.values { observer(status) }
+        }
+    }
+
+    private func makeStatus() -> RadioStatus {
+        let band = configuration.dial.band
+        var state = needle.isTurning ? "tuning" : Self.name(of: playerStatus.state)
+        if current == nil && !needle.isTurning { state = "idle" }
+        return RadioStatus(
+            state: state,
+            station: current.map {
+                .init(stationuuid: $0.stationuuid, name: $0.name,
+                      frequencyMHz: activeBand.frequency(of: $0.stationuuid).map(band.megahertz))
+            },
+            title: playerStatus.title,
+            volume: saved.volume,
+            muted: saved.muted,
+            favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
+            error: failure.map(\.words),
+            band: mode.rawValue,
+            needleMHz: band.megahertz(needle.kHz))
+    }
+
+    static func name(of state: PlayerState) -> String {
+        switch state {
+        case .idle: return "idle"
+        case .connecting: return "connecting"
+        case .buffering: return "buffering"
+        case .playing: return "playing"
+        case .paused: return "paused"
+        case .failed: return "failed"
+        }
+    }
+
+    /// The failure in the LCD's words, when the player is in one.
+    var failure: DisplayFailure? {
+        guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
+        if willRetry { return .other("Reconnecting") }
+        switch failure.code {
+        case .stationOffline: return .stationOffline
+        case .noNetwork: return .noNetwork
+        case .formatNotSupported: return .formatNotSupported
+        case .timedOut: return .noResponse
+        case .streamEnded: return .streamEnded
+        case .outputFailed: return .audioDevice
+        default: return .other(failure.code.description)
+        }
+    }
+
+    /// What the display shows at `time`.
+    func viewState(at time: UInt64) -> DisplayViewState {
+        let band = configuration.dial.band
+        let under = needle.isTurning ? activeBand.closest(to: needle.kHz, direction: needle.direction) : nil
+        let phase: DisplayViewState.Phase
+        var name = current?.name ?? ""
+        var frequency = current.flatMap { activeBand.frequency(of: $0.stationuuid) }.map(band.megahertz)
+        if needle.isTurning {
+            phase = .tuning
+            name = under.flatMap { lookup($0.stationuuid)?.name } ?? ""
+            frequency = band.megahertz(needle.kHz)
+        } else if current == nil {
+            phase = notice.map { .failed(.other($0)) } ?? .idle
+        } else {
+            switch playerStatus.state {
+            case .idle: phase = .idle
+            case .connecting: phase = .connecting
+            case .buffering: phase = .buffering(fill: nil)
+            case .playing: phase = .playing
+            case .paused:
+                let since = pausedAt.map { Double(time &- $0) / 1e9 } ?? 0
+                phase = .paused(timeShift: since)
+            case .failed: phase = .failed(failure ?? .other("Failed"))
+            }
+        }
+        let span = Double(band.endKHz - band.startKHz)
+        return DisplayViewState(
+            phase: phase, clock: Date(), frequency: frequency, stationName: name,
+            nowPlaying: needle.isTurning ? nil : playerStatus.title,
+            isFavorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
+            band: mode == .nearby ? .nearby : .favorites,
+            bandPosition: span > 0 ? Double(needle.kHz - band.startKHz) / span : 0,
+            bandEdges: band.megahertz(band.startKHz)...band.megahertz(band.endKHz),
+            volume: time < volumeShownUntil ? (saved.muted ? 0 : saved.volume) : nil)
+    }
+}

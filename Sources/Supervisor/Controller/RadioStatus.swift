@@ -1,0 +1,36 @@
+import Foundation
+
+/// What `wavedial status` reports: the radio's state in one value (JSON field names are
+/// the CLI's interface).
+public struct RadioStatus: Codable, Sendable, Equatable {
+    public struct StationInfo: Codable, Sendable, Equatable {
+        public var stationuuid: String
+        public var name: String
+        /// Nil when the station is not on the band shown.
+        public var frequencyMHz: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case stationuuid, name
+            case frequencyMHz = "frequency_mhz"
+        }
+    }
+
+    /// idle, connecting, buffering, playing, paused, failed (or tuning while the knob turns).
+    public var state: String
+    public var station: StationInfo?
+    public var title: String?
+    /// 0–100.
+    public var volume: Int
+    public var muted: Bool
+    public var favorite: Bool
+    /// Why playback failed, in the LCD's words; nil unless failed.
+    public var error: String?
+    /// `nearby` or `favorites`.
+    public var band: String
+    public var needleMHz: Double
+
+    enum CodingKeys: String, CodingKey {
+        case state, station, title, volume, muted, favorite, error, band
+        case needleMHz = "needle_mhz"
+    }
+}

@@ -1,0 +1,218 @@
+import Audio
+import Display
+import Foundation
+import Hardware
+import Logging
+import RadioBrowser
+import WavedialConfig
+import WavedialCore
+
+/// `wavediald`: starts the subsystems in dependency order — store, catalog, audio, input,
+/// display, controller, control socket — supervises them, talks to systemd, and on
+/// SIGTERM/SIGINT stops them in reverse (fade out, close devices, flush) and exits 0.
+/// SIGHUP reloads the configuration.
+public final class Daemon {
+    /// How the appliance meets the world.
+    public enum Mode: Sendable, Equatable {
+        /// Real GPIO and LCD as configured.
+        case appliance
+        /// Simulated knob and buttons, no LCD; `interactive` draws the LCD in the terminal
+        /// and reads keys, else it is driven by `wavedial sim …` only (`--headless`).
+        case simulator(interactive: Bool)
+    }
+
+    private let configPath: String
+    private var configuration: Configuration
+    private let mode: Mode
+    private let logger: Logger
+    private let notifier = SystemdNotifier()
+
+    public init(configPath: String, configuration: Configuration, mode: Mode, logger: Logger) {
+        self.configPath = configPath
+        self.configuration = configuration
+        self.mode = mode
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM or SIGINT (or `q` in the simulator). - Returns: the exit status.
+    public func run() -> Int32 {
+        let database: WavedialDatabase
+        do {
+            database = try WavedialDatabase.open(path: configuration.catalog.database)
+        } catch {
+            logger.critical("cannot open the database", metadata: ["database": "\(configuration.catalog.database)", "error": "\(error)"])
+            notifier.notify("STATUS=cannot open the database: \(error)")
+            return 1
+        }
+
+        let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"))
+        let simulated = mode != .appliance
+        var controllerReference: RadioController?
+        let display = DisplayService(
+            settings: configuration.display, useLCD: !simulated,
+            initialState: DisplayViewState(phase: .idle, clock: Date()), logger: Logger(label: "wavedial.display")
+        ) { problem in controllerReference?.setNotice(problem, from: "display") }
+        let clicks = ClickReporter(servers: configuration.catalog.servers, logger: logger)
+        let controller = RadioController(
+            configuration: configuration, database: database, player: player,
+            display: { display.update($0) }, reportPlay: { clicks.report($0) }, logger: Logger(label: "wavedial.controller"))
+        controllerReference = controller
+        let catalog = CatalogService(
+            database: database, settings: configuration.catalog, logger: Logger(label: "wavedial.catalog"),
+            onNotice: { controller.setNotice($0, from: "catalog") }, onSynced: { controller.reload() })
+
+        display.start()
+        controller.start(resume: configuration.daemon.resumeOnStart)
+        catalog.start()
+        let input = startInput(controller)
+        let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
+        ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
+        ticker.setEventHandler { controller.tick() }
+        ticker.resume()
+
+        let server = ControlServer(
+            path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
+            respond: { [self] request in respond(to: request, controller: controller, display: display, catalog: catalog) },
+            subscribe: { send in
+                let lock = NSLock()
+                var token: UUID?
+                token = controller.observe { status in
+                    if !send(status), let id = lock.withLock({ token }) { controller.removeObserver(id) }
+                }
+                return { if let id = lock.withLock({ token }) { controller.removeObserver(id) } }
+            })
+        do {
+            try server.start()
+        } catch {
+            logger.critical("cannot open the control socket", metadata: ["control.socket": "\(configuration.daemon.controlSocket)", "error": "\(error)"])
+            notifier.notify("STATUS=cannot open the control socket: \(error)")
+            return 1
+        }
+
+        let stop = DispatchSemaphore(value: 0)
+        let signals = watchSignals(stop: stop, controller: controller)
+        let watchdog = startWatchdog(controller)
+        let terminal = mode == .simulator(interactive: true)
+            ? TerminalSimulator(controller: controller, display: display, onQuit: { stop.signal() }) : nil
+        terminal?.start()
+        notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
+        logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
+
+        stop.wait()
+
+        notifier.notify("STOPPING=1\nSTATUS=shutting down")
+        logger.info("shutting down")
+        terminal?.stop()
+        server.stop()
+        input?.stop()
+        watchdog?.cancel()
+        signals.forEach { $0.cancel() }
+        ticker.cancel()
+        catalog.stop()
+        controller.shutdown()
+        player.shutdown()
+        display.stop()
+        return 0
+    }
+
+    private func respond(to request: ControlRequest, controller: RadioController, display: DisplayService,
+                         catalog: CatalogService) -> ControlResponse {
+        switch request.command {
+        case "lcd":
+            return ControlResponse(ok: true, lines: TerminalRenderer(framed: false).lines(display.screen))
+        case "sync":
+            do {
+                return ControlResponse(ok: true, sync: try catalog.syncNow())
+            } catch {
+                return .failure("sync failed: \(error)")
+            }
+        case "reload":
+            return reload(controller) ?? ControlResponse(ok: true, status: controller.status)
+        default:
+            return controller.perform(request)
+        }
+    }
+
+    /// Reads the configuration again (SIGHUP, `reload`); the dial and the location take
+    /// effect at once, device settings at the next start. - Returns: an error reply, or nil.
+    private func reload(_ controller: RadioController) -> ControlResponse? {
+        do {
+            let fresh = try Configuration.load(path: configPath)
+            configuration = fresh
+            controller.reload(fresh)
+            logger.info("configuration reloaded")
+            return nil
+        } catch {
+            logger.error("configuration not reloaded", metadata: ["error": "\(error)"])
+            return .failure("config \(error)")
+        }
+    }
+
+    /// Reads the knob and buttons, restarting the reader with back-off when the chip is
+    /// missing or its lines are busy. Nil in the simulator (events come from `sim` requests).
+    private func startInput(_ controller: RadioController) -> SupervisedThread? {
+        guard mode == .appliance, configuration.hardware.backend == .gpiod else { return nil }
+        let settings = configuration.hardware
+        let logger = Logger(label: "wavedial.hardware")
+        let supervisor = SupervisedThread(name: "wd-gpio-supervisor", logger: logger, onFailure: { error in
+            controller.setNotice(error == nil ? nil : "Knob offline", from: "input")
+        }) { thread in
+            let failed = DispatchSemaphore(value: 0)
+            var failure: Error?
+            let reader = InputReader(
+                settings: settings, backend: try GpiodBackend(), logger: logger,
+                handlers: .init(event: { controller.handle($0) }, failure: { error in
+                    failure = error
+                    failed.signal()
+                }))
+            try reader.start()
+            thread.recovered()
+            while !thread.isStopped {
+                if failed.wait(timeout: .now() + 0.5) == .success {
+                    reader.stop()
+                    throw failure ?? GPIOError(.system, "GPIO input stopped", errno: 0)
+                }
+            }
+            reader.stop()
+        }
+        supervisor.start()
+        return supervisor
+    }
+
+    private func watchSignals(stop: DispatchSemaphore, controller: RadioController) -> [DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "wd-signals")
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        hangup.setEventHandler { [self] in
+            notifier.notify("RELOADING=1")
+            _ = reload(controller)
+            notifier.notify("READY=1")
+        }
+        hangup.resume()
+        sources.append(hangup)
+        signal(SIGPIPE, SIG_IGN)
+        return sources
+    }
+
+    /// Pings systemd's watchdog at half its interval while the controller answers.
+    private func startWatchdog(_ controller: RadioController) -> DispatchSourceTimer? {
+        guard let interval = notifier.watchdogInterval, interval > 0 else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "wd-watchdog"))
+        timer.schedule(deadline: .now(), repeating: interval / 2)
+        timer.setEventHandler { [notifier] in
+            let pong = DispatchSemaphore(value: 0)
+            controller.queue.async { pong.signal() }
+            if pong.wait(timeout: .now() + interval / 4) == .success { notifier.notify("WATCHDOG=1") }
+        }
+        timer.resume()
+        return timer
+    }
+}

@@ -1,0 +1,108 @@
+import Display
+import Foundation
+import Hardware
+
+/// `wavediald --simulate`: the LCD drawn in the terminal (the same screen the LCD gets) and
+/// keys for the knob and buttons: ←/→ turn (held: a fast spin, accelerated like a real
+/// knob), space play/pause, b/f back/forward, h favorite (H long press), +/− volume, q quit.
+final class TerminalSimulator: @unchecked Sendable {
+    private let controller: RadioController
+    private let display: DisplayService
+    private let onQuit: () -> Void
+    private var original = termios()
+    private var acceleration = DetentAcceleration()
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(controller: RadioController, display: DisplayService, onQuit: @escaping () -> Void) {
+        self.controller = controller
+        self.display = display
+        self.onQuit = onQuit
+    }
+
+    func start() {
+        tcgetattr(STDIN_FILENO, &original)
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        print("\u{1B}[?25l\u{1B}[2J", terminator: "")  // hide the cursor, clear
+        let keys = Thread { [self] in readKeys() }
+        keys.name = "wd-sim-keys"
+        keys.start()
+        let draw = Thread { [self] in drawLoop() }
+        draw.name = "wd-sim-draw"
+        draw.start()
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        print("\u{1B}[?25h")
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func drawLoop() {
+        var last = ""
+        while !isStopped {
+            let status = controller.status
+            let frame = TerminalRenderer(framed: true).render(display.screen)
+            let line = "\(status.state)  vol \(status.muted ? "muted" : "\(status.volume)")  band \(status.band)"
+                + (status.error.map { "  (\($0))" } ?? "")
+            let text = "\u{1B}[H" + frame + "\n" + line.padding(toLength: 60, withPad: " ", startingAt: 0)
+                + "\n\n←/→ turn  space play/pause  b/f back/forward  h favorite  H favorites band  +/- volume  q quit\n"
+            if text != last {
+                FileHandle.standardOutput.write(Data(text.utf8))
+                last = text
+            }
+            usleep(50_000)
+        }
+    }
+
+    private func readKeys() {
+        var escape: [UInt8] = []
+        while !isStopped {
+            var byte: UInt8 = 0
+            guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+            if byte == 0x1B || !escape.isEmpty {
+                escape.append(byte)
+                if escape.count == 3 {
+                    if escape == [0x1B, 0x5B, 0x43] { turn(1) }
+                    if escape == [0x1B, 0x5B, 0x44] { turn(-1) }
+                    escape.removeAll()
+                }
+                continue
+            }
+            switch Character(Unicode.Scalar(byte)) {
+            case " ":
+                let playing = ["playing", "buffering", "connecting"].contains(controller.status.state)
+                press(playing ? "pause" : "play")
+            case "b": press("back")
+            case "f": press("forward")
+            case "h": press("favorite")
+            case "H": press("favorite", long: true)
+            case "+", "=": volume(+5)
+            case "-", "_": volume(-5)
+            case "q", "Q":
+                onQuit()
+                return
+            default: break
+            }
+        }
+    }
+
+    private func turn(_ detents: Int) {
+        let now = MonotonicClock.now()
+        let steps = acceleration.steps(for: detents, at: now)
+        controller.handle(InputEvent(.detent(delta: steps), at: now))
+    }
+
+    private func press(_ button: String, long: Bool = false) {
+        controller.handle(InputEvent(.button(name: button, action: long ? .long : .click), at: MonotonicClock.now()))
+    }
+
+    private func volume(_ change: Int) {
+        let current = controller.status.volume
+        _ = controller.perform(ControlRequest(command: "volume", value: String(min(100, max(0, current + change)))))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import RadioBrowser
+import WavedialConfig
+import WavedialCore
+
+/// Keeps the catalog fresh: syncs at once when it is empty (first start), then every
+/// `sync_interval_hours`; with no network it says so and retries with back-off. Syncs
+/// asked for over the control socket share one lock with the schedule, so two never
+/// write the staging table at once.
+public final class CatalogService: @unchecked Sendable {
+    private let database: WavedialDatabase
+    private let settings: CatalogSettings
+    private let logger: Logger
+    private let onNotice: (String?) -> Void
+    private let onSynced: () -> Void
+    private let syncLock = NSLock()
+    private var supervisor: SupervisedThread?
+
+    public init(database: WavedialDatabase, settings: CatalogSettings, logger: Logger,
+                onNotice: @escaping (String?) -> Void, onSynced: @escaping () -> Void) {
+        self.database = database
+        self.settings = settings
+        self.logger = logger
+        self.onNotice = onNotice
+        self.onSynced = onSynced
+    }
+
+    /// Runs one sync now (blocking), reporting progress as notices while the catalog is empty.
+    public func syncNow() throws -> CatalogSyncSummary {
+        try syncLock.withLock {
+            let empty = (try? database.stationCount()) == 0
+            if empty { onNotice("Syncing catalog") }
+            let sync = CatalogSync(database: database, servers: settings.servers, logger: logger)
+            do {
+                let summary = try sync.run { [onNotice] progress in
+                    if empty { onNotice("Syncing \(progress.stations)") }
+                }
+                onNotice(nil)
+                onSynced()
+                return summary
+            } catch {
+                if empty { onNotice(Self.words(for: error)) }
+                throw error
+            }
+        }
+    }
+
+    /// Starts the schedule on its own thread (`wd-sync`).
+    public func start() {
+        let supervisor = SupervisedThread(name: "wd-sync", logger: logger) { [self] thread in
+            var backoff = Backoff(initial: 30, maximum: 3600)
+            while !thread.isStopped {
+                let wait: Double
+                if isDue() {
+                    do {
+                        _ = try syncNow()
+                        backoff.reset()
+                        wait = Double(settings.syncIntervalHours) * 3600
+                    } catch {
+                        logger.warning("catalog sync failed", metadata: ["error": "\(error)"])
+                        wait = backoff.next()
+                    }
+                } else {
+                    wait = max(1, nextDue().timeIntervalSinceNow)
+                }
+                guard thread.sleep(min(wait, 3600)) else { return }
+            }
+        }
+        self.supervisor = supervisor
+        supervisor.start()
+    }
+
+    public func stop() { supervisor?.stop() }
+
+    private func isDue() -> Bool {
+        guard (try? database.stationCount()) ?? 0 > 0 else { return true }
+        return nextDue() <= Date()
+    }
+
+    private func nextDue() -> Date {
+        let last = (try? database.lastSync())?.finishedAt ?? .distantPast
+        return last.addingTimeInterval(Double(settings.syncIntervalHours) * 3600)
+    }
+
+    /// The LCD's words for a failed sync.
+    static func words(for error: Error) -> String {
+        let text = "\(error)"
+        if text.contains("name not found") || text.contains("no Radio Browser server found") { return "No network" }
+        return "Catalog offline"
+    }
+}

@@ -1,0 +1,18 @@
+import Audio
+import WavedialCore
+
+extension PlayerSettings {
+    /// Reads `[audio]`.
+    init(_ section: ConfigSection) {
+        self.init()
+        output.device = section.string("device", default: output.device)
+        if output.device.isEmpty { section.report("device", "must name an ALSA PCM, e.g. \"default\" or \"hw:1,0\"") }
+        prebufferSeconds = Double(section.int("prebuffer_ms", default: Int(prebufferSeconds * 1000), range: 50...10_000)) / 1000
+        maximumLeadSeconds = section.double("buffer_seconds", default: maximumLeadSeconds, range: 1...600)
+        timeShiftSeconds = section.double("timeshift_seconds", default: timeShiftSeconds, range: 0...7200)
+        startTimeout = section.double("start_timeout_seconds", default: startTimeout, range: 1...120)
+        source.connectTimeout = section.double("connect_timeout_seconds", default: source.connectTimeout, range: 1...60)
+        source.stallTimeout = section.double("stall_timeout_seconds", default: source.stallTimeout, range: 1...60)
+        fadeSeconds = Double(section.int("fade_ms", default: Int(fadeSeconds * 1000), range: 0...2000)) / 1000
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import WavedialConfig
+import WavedialCore
+
+/// `wavedial fav …`: the favorites, which survive anything.
+struct FavoritesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fav",
+        abstract: "List, add, remove, reorder, export and import favorites.",
+        subcommands: [List.self, Add.self, Remove.self, Move.self, Export.self, Import.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The favorites in their order.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let (configuration, database) = try global.open()
+            let favorites = try database.favorites()
+            let (dial, _) = try database.favoritesBand(configuration.dial.band)
+            let band = configuration.dial.band
+            if json {
+                try Output.json(favorites.map {
+                    StationListing(station: $0.snapshot, frequencyMHz: dial.frequency(of: $0.stationuuid).map(band.megahertz),
+                                   position: $0.position)
+                })
+            } else if favorites.isEmpty {
+                print("no favorites yet: add one with 'wavedial fav add STATION'")
+            } else {
+                Output.table(["#", "MHZ", "STATION", "STATIONUUID"], favorites.map {
+                    ["\($0.position)", dial.frequency(of: $0.stationuuid).map(band.format) ?? "-", $0.snapshot.name, $0.stationuuid]
+                })
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a station to the end of the favorites.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A stationuuid or a station's name.") var station: String
+
+        func run() throws {
+            let (_, database) = try global.open()
+            let station = try StationResolver(database: database).station(station)
+            if try database.addFavorite(station) {
+                print("added \(station.name) to the favorites")
+                DaemonConnection.notifyChange(global)
+            } else {
+                print("\(station.name) is already a favorite")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a favorite.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A stationuuid or a favorite's name.") var station: String
+
+        func run() throws {
+            let (_, database) = try global.open()
+            let favorite = try StationResolver(database: database).favorite(station)
+            try database.removeFavorite(favorite.stationuuid)
+            print("removed \(favorite.snapshot.name) from the favorites")
+            DaemonConnection.notifyChange(global)
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a favorite to a position (1 is first).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A stationuuid or a favorite's name.") var station: String
+        @Argument(help: "The new position, 1 or more.") var position: Int
+
+        func validate() throws {
+            guard position >= 1 else { throw ValidationError("position must be 1 or more") }
+        }
+
+        func run() throws {
+            let (_, database) = try global.open()
+            let favorite = try StationResolver(database: database).favorite(station)
+            let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
+            print("moved \(favorite.snapshot.name) to position \(placed)")
+            DaemonConnection.notifyChange(global)
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the favorites to stdout: JSON (for 'fav import') or an M3U playlist.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Write an M3U playlist instead of JSON.") var m3u = false
+
+        func run() throws {
+            let (_, database) = try global.open()
+            let favorites = try database.favorites()
+            if m3u {
+                print(FavoritesFile.m3u(favorites.map(\.snapshot)), terminator: "")
+            } else {
+                try Output.json(favorites.map { StationListing(station: $0.snapshot, position: $0.position) })
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add the favorites in a file written by 'fav export' (JSON or M3U); ones already present keep their place.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The file to import.") var file: String
+
+        func run() throws {
+            let (_, database) = try global.open()
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError("cannot read \(file)", exitCode: ExitStatus.notFound)
+            }
+            let stations: [Station]
+            do {
+                stations = try FavoritesFile.parse(data, catalog: database)
+            } catch {
+                throw CLIError("\(file): \(error); nothing was imported", exitCode: ExitStatus.usage)
+            }
+            let added = try database.importFavorites(stations)
+            print("imported \(added) favorites (\(stations.count - added) were already there)")
+            DaemonConnection.notifyChange(global)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Supervisor
+
+/// The radio's buttons over SSH: `play`, `pause`, `back`, `forward`, `mute`. Each prints the status after it.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "play", abstract: "Play (resume where paused).")
+    @OptionGroup var global: GlobalOptions
+    func run() throws { try sendButton("play", global) }
+}
+
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause (live radio keeps recording for a time-shifted resume).")
+    @OptionGroup var global: GlobalOptions
+    func run() throws { try sendButton("pause", global) }
+}
+
+struct BackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "back", abstract: "The station played before this one.")
+    @OptionGroup var global: GlobalOptions
+    func run() throws { try sendButton("back", global) }
+}
+
+struct ForwardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "forward", abstract: "Forward again after back.")
+    @OptionGroup var global: GlobalOptions
+    func run() throws { try sendButton("forward", global) }
+}
+
+struct MuteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mute", abstract: "Mute, or unmute.")
+    @OptionGroup var global: GlobalOptions
+    func run() throws { try sendButton("mute", global) }
+}
+
+struct TuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune", abstract: "Tune a frequency in MHz (the station nearest it on the band) or a station by name or stationuuid.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "94.1, a station's name or its stationuuid.") var target: String
+    func run() throws { try sendButton("tune", global, value: target) }
+}
+
+struct VolumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "volume", abstract: "Show the volume, or set it (0–100).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The new volume, 0 to 100.") var level: Int?
+
+    func validate() throws {
+        if let level, !(0...100).contains(level) { throw ValidationError("volume must be from 0 to 100") }
+    }
+
+    func run() throws {
+        let status = try DaemonConnection(global).send(ControlRequest(command: "volume", value: level.map(String.init))).status
+        if let status { print(status.muted ? "muted (volume \(status.volume))" : "volume \(status.volume)") }
+    }
+}
+
+private func sendButton(_ command: String, _ global: GlobalOptions, value: String? = nil) throws {
+    let response = try DaemonConnection(global).send(ControlRequest(command: command, value: value))
+    if let status = response.status { print(StatusCommand.describe(status)) }
+}

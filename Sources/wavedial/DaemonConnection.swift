@@ -1,0 +1,36 @@
+import Foundation
+import Supervisor
+import WavedialConfig
+
+/// The CLI's way to the running daemon: its control socket, from the configuration.
+struct DaemonConnection {
+    let client: ControlClient
+
+    init(_ global: GlobalOptions, timeoutSeconds: Int = 30) throws {
+        var client = ControlClient(path: try global.loadConfiguration().daemon.controlSocket)
+        client.timeoutSeconds = timeoutSeconds
+        self.client = client
+    }
+
+    var isDaemonRunning: Bool { client.isDaemonRunning }
+
+    /// Sends `request`; a refusal or an unreachable daemon becomes one clear line and an exit code.
+    @discardableResult
+    func send(_ request: ControlRequest) throws -> ControlResponse {
+        let response: ControlResponse
+        do {
+            response = try client.send(request)
+        } catch let failure as ControlClient.Failure {
+            throw CLIError(failure.description, exitCode: ExitStatus.unavailable)
+        }
+        guard response.ok else { throw CLIError(response.error ?? "the daemon refused", exitCode: ExitStatus.failure) }
+        return response
+    }
+
+    /// Tells a running daemon that the database changed under it (favorites, location), so
+    /// its bands follow; silent when it is not running.
+    static func notifyChange(_ global: GlobalOptions) {
+        guard let connection = try? DaemonConnection(global, timeoutSeconds: 5), connection.isDaemonRunning else { return }
+        _ = try? connection.client.send(ControlRequest(command: "reload"))
+    }
+}

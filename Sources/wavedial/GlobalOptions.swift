@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WavedialConfig
+import WavedialCore
+
+/// Options every command takes: where the configuration is.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
+    var config: String?
+
+    /// Prepares the command line for ArgumentParser: global options given before the
+    /// subcommand (`wavedial --config X dial`) move to where the subcommand parses them (it has
+    /// no inherited options), and a negative number in a positional place (`sim turn -3`,
+    /// `location set -33.9 18.4`) is marked as positional with `--` rather than read as a flag.
+    static func normalized(_ arguments: [String]) -> [String] {
+        var arguments = movingLeadingOptions(arguments)
+        if !arguments.contains("--"), let index = arguments.indices.first(where: { index in
+            isNegativeNumber(arguments[index]) && (index == 0 || !arguments[index - 1].hasPrefix("-"))
+        }) {
+            arguments.insert("--", at: index)
+        }
+        return arguments
+    }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        text.count > 1 && text.hasPrefix("-") && Double(text) != nil
+    }
+
+    private static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+        var rest = arguments
+        var global: [String] = []
+        while let first = rest.first {
+            if first == "--config", rest.count >= 2 {
+                global += rest.prefix(2)
+                rest.removeFirst(2)
+            } else if first.hasPrefix("--config=") {
+                global.append(rest.removeFirst())
+            } else {
+                break
+            }
+        }
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: global, at: end)
+        return rest
+    }
+
+    /// The configuration file's path: the option, else `WAVEDIAL_CONFIG`, else the default.
+    var configPath: String {
+        config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Configuration.defaultPath
+    }
+
+    /// Loads and checks the configuration. A config named with `--config` or
+    /// `WAVEDIAL_CONFIG` must exist; when the default one does not, the defaults apply.
+    /// - Throws: ``CLIError`` with the file, key and line of each problem.
+    func loadConfiguration() throws -> Configuration {
+        let path = configPath
+        if path == Configuration.defaultPath, !FileManager.default.fileExists(atPath: path) {
+            return Configuration()
+        }
+        do {
+            return try Configuration.load(path: path)
+        } catch {
+            throw CLIError("config \(error)", exitCode: ExitStatus.config)
+        }
+    }
+
+    /// The configuration and the database it names.
+    func open() throws -> (Configuration, WavedialDatabase) {
+        CLILogging.bootstrap()
+        let configuration = try loadConfiguration()
+        do {
+            return (configuration, try WavedialDatabase.open(path: configuration.catalog.database))
+        } catch {
+            throw CLIError("cannot open the database \(configuration.catalog.database): \(error)", exitCode: ExitStatus.database)
+        }
+    }
+}
+
+/// The CLI's exit codes, documented in the man page.
+enum ExitStatus {
+    static let failure: Int32 = 1
+    static let usage: Int32 = 64  // EX_USAGE
+    static let notFound: Int32 = 66  // EX_NOINPUT: no such station or favorite
+    static let unavailable: Int32 = 69  // EX_UNAVAILABLE: a server or the daemon cannot be reached
+    static let database: Int32 = 74  // EX_IOERR
+    static let config: Int32 = 78  // EX_CONFIG
+}
+
+/// Logging for the CLI: warnings and worse on stderr; the output itself is for people and scripts.
+enum CLILogging {
+    private static let once: Void = {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["WAVEDIAL_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+            return handler
+        }
+    }()
+
+    static func bootstrap() { _ = once }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Supervisor
+import WavedialConfig
+
+/// `wavediald`: the radio's supervisor process. Parses flags, bootstraps logging, loads the
+/// configuration and runs the ``Daemon``; everything else lives in the Supervisor module.
+struct WavedialDaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wavediald",
+        abstract: "The Wavedial radio: knob, buttons, LCD, audio, catalog and the control socket.")
+
+    @Option(help: ArgumentHelp("Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
+    var config: String?
+
+    @Flag(help: "Run with a simulated knob, buttons and LCD: the LCD is drawn in this terminal and keys turn and press.")
+    var simulate = false
+
+    @Flag(help: "With --simulate: no terminal UI; drive it with 'wavedial sim turn|press'.")
+    var headless = false
+
+    func run() throws {
+        let path = config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Configuration.defaultPath
+        let interactive = simulate && !headless && isatty(STDIN_FILENO) == 1
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            let level = ProcessInfo.processInfo.environment["WAVEDIAL_LOG"].flatMap(Logger.Level.init(rawValue:))
+            // The terminal simulator owns the screen: only problems go to stderr.
+            handler.logLevel = level ?? (interactive ? .error : .info)
+            return handler
+        }
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: path)
+        } catch {
+            FileHandle.standardError.write(Data("wavediald: config \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        let mode: Daemon.Mode = simulate || headless ? .simulator(interactive: interactive) : .appliance
+        let daemon = Daemon(configPath: path, configuration: configuration, mode: mode, logger: Logger(label: "wavedial.daemon"))
+        let status = daemon.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+WavedialDaemonCommand.main()

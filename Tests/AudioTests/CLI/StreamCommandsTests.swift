@@ -1,0 +1,77 @@
+import XCTest
+
+/// `wavedial check-url` and `wavedial play-url`, run as the built executable against the misbehaving server.
+final class StreamCommandsTests: XCTestCase {
+    private var server: MisbehavingServer!
+
+    override func setUpWithError() throws {
+        server = try MisbehavingServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// Runs the `wavedial` built next to this test bundle.
+    private func wavedial(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("wavedial")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    private func object(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func testCheckURLReportsThePlaylistsStream() throws {
+        let result = try wavedial(["check-url", "--json", server.url("/list.pls")])
+        XCTAssertEqual(result.status, 0, result.err)
+        let json = try object(result.out)
+        XCTAssertEqual(Set(json.keys), ["playable", "reason", "url", "codec", "bitrate", "sample_rate", "channels", "name", "title"])
+        XCTAssertEqual(json["playable"] as? Bool, true)
+        XCTAssertTrue(json["reason"] is NSNull)
+        XCTAssertEqual(json["url"] as? String, server.url("/ok.mp3"))
+        XCTAssertEqual(json["codec"] as? String, "MP3")
+        XCTAssertEqual(json["bitrate"] as? Int, 128)
+        XCTAssertEqual(json["sample_rate"] as? Int, 44100)
+        XCTAssertEqual(json["channels"] as? Int, 2)
+        XCTAssertEqual(json["name"] as? String, "Fixture FM")
+        XCTAssertEqual(json["title"] as? String, "Fixture - Song 1")
+    }
+
+    func testCheckURLExplainsWhyNot() throws {
+        for (path, reason) in [("/aac", "format_not_supported"), ("/notfound", "station_offline")] {
+            let result = try wavedial(["check-url", "--json", "--timeout", "2", server.url(path)])
+            XCTAssertEqual(result.status, 1, path)
+            let json = try object(result.out)
+            XCTAssertEqual(json["playable"] as? Bool, false, path)
+            XCTAssertEqual(json["reason"] as? String, reason, path)
+            XCTAssertTrue(result.err.hasPrefix("wavedial: cannot play"), result.err)
+        }
+    }
+
+    func testPlayURLPrintsStatesAndTitlesAndFailsWithTheReason() throws {
+        let capture = AlsaCapture.device(named: "cli")
+        let played = try wavedial(["play-url", "--device", capture.device, "--seconds", "2", server.url("/ok.mp3?speed=2")])
+        XCTAssertEqual(played.status, 0, played.err)
+        XCTAssertTrue(played.out.contains("state: playing\n"), played.out)
+        XCTAssertTrue(played.out.contains("title: Fixture - Song 1\n"), played.out)
+        XCTAssertFalse(AlsaCapture.samples(in: capture.file).isEmpty)
+
+        let failed = try wavedial(["play-url", "--device", capture.device, server.url("/hls.m3u8")])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.out.contains("state: failed: Format not supported"), failed.out)
+        XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/hls.m3u8")): Format not supported (HLS)\n")
+    }
+}

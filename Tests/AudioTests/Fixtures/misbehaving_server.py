@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""A stream server that misbehaves on purpose, for the audio tests (Python standard library only).
+
+Usage: misbehaving_server.py MP3_FILE DEAD_PORT   -> prints "PORT <n>" once listening on 127.0.0.1.
+
+Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; default 1):
+  /ok.mp3        HTTP 200, audio/mpeg, icy-metaint 8000, titles "Fixture - Song N" (N grows every 2 blocks)
+  /icy.mp3       the same with SHOUTcast v1's "ICY 200 OK" status line
+  /plain.mp3     audio/mpeg without ICY metadata
+  /stall.mp3     64 KB burst, then nothing (connection held open)
+  /trickle.mp3   20 bytes every 0.1 s
+  /garbage.mp3   MPEG audio with runs of junk bytes between frames
+  /short.mp3     3 s of audio, then a clean close
+  /reset.mp3     64 KB, then a TCP reset
+  /hugemeta.mp3  maximal (4080-byte) metadata blocks, some malformed
+  /aac           audio/aac with ADTS frames
+  /ogg           application/ogg
+  /page.html     an HTML page
+  /hls.m3u8      an HLS playlist
+  /notfound      404            /error   500
+  /loop          302 to itself   /redirect  302 to /ok.mp3
+  /list.pls      a dead entry, a 404 entry, then /ok.mp3
+  /list.m3u      the same as M3U;  /dead.m3u  only dead entries
+"""
+import socket
+import socketserver
+import sys
+import threading
+import time
+import urllib.parse
+
+MP3 = open(sys.argv[1], "rb").read()
+DEAD_PORT = int(sys.argv[2])
+BYTES_PER_SECOND = 16000  # 128 kbit/s
+METAINT = 8000
+
+
+def metadata_block(text: bytes) -> bytes:
+    if not text:
+        return b"\x00"
+    padded = text + b"\x00" * (-len(text) % 16)
+    return bytes([len(padded) // 16]) + padded
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def setup(self):
+        self.request.settimeout(30)
+
+    def send(self, data: bytes):
+        self.request.sendall(data)
+
+    def head(self, status="HTTP/1.0 200 OK", headers=()):
+        lines = [status] + [f"{k}: {v}" for k, v in headers]
+        self.send(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+
+    def handle(self):
+        request = b""
+        while b"\r\n\r\n" not in request:
+            chunk = self.request.recv(4096)
+            if not chunk:
+                return
+            request += chunk
+        line = request.split(b"\r\n", 1)[0].decode("latin-1")
+        target = line.split(" ")[1]
+        parsed = urllib.parse.urlparse(target)
+        query = urllib.parse.parse_qs(parsed.query)
+        speed = float(query.get("speed", ["1"])[0])
+        path = parsed.path
+        port = self.server.server_address[1]
+        base = f"http://127.0.0.1:{port}"
+        wants_icy = b"icy-metadata: 1" in request.lower()
+        try:
+            self.route(path, speed, base, wants_icy)
+        except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
+            pass
+
+    def stream(self, speed, metaint=None, titles=True, limit=None, junk=False, huge=False):
+        """Audio paced at speed x real time after a 64 KB burst, with ICY metadata when metaint is set."""
+        sent = 0
+        since_meta = 0
+        blocks = 0
+        position = 0
+        started = time.monotonic()
+        while limit is None or sent < limit:
+            chunk = MP3[position:position + 1000]
+            position = (position + 1000) % len(MP3)
+            if junk and (sent // 1000) % 7 == 3:
+                chunk = bytes((i * 37 + 11) & 0xFF for i in range(300)) + chunk
+            out = b""
+            while chunk:
+                if metaint is None:
+                    out += chunk
+                    break
+                take = min(len(chunk), metaint - since_meta)
+                out += chunk[:take]
+                chunk = chunk[take:]
+                since_meta += take
+                if since_meta == metaint:
+                    since_meta = 0
+                    blocks += 1
+                    if huge:
+                        body = (b"StreamTitle='Huge " + b"x" * 4000 + b"';") if blocks % 2 else b"StreamTitle=\x01\x02garbage" + b"\xff" * 4000
+                        out += metadata_block(body[:4080])
+                    elif titles:
+                        out += metadata_block(f"StreamTitle='Fixture - Song {blocks // 2 + 1}';".encode())
+                    else:
+                        out += b"\x00"
+            self.send(out)
+            sent += len(out)
+            if sent > 65536:
+                due = started + (sent - 65536) / (BYTES_PER_SECOND * speed)
+                delay = due - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+
+    def route(self, path, speed, base, wants_icy):
+        icy = [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-br", "128")]
+        if path in ("/ok.mp3", "/icy.mp3"):
+            status = "ICY 200 OK" if path == "/icy.mp3" else "HTTP/1.0 200 OK"
+            meta = [("icy-metaint", str(METAINT))] if wants_icy else []
+            self.head(status, icy + meta)
+            self.stream(speed, METAINT if wants_icy else None)
+        elif path == "/plain.mp3":
+            self.head(headers=[("Content-Type", "audio/mpeg")])
+            self.stream(speed)
+        elif path == "/stall.mp3":
+            self.head(headers=icy)
+            self.send(MP3[:65536])
+            time.sleep(60)
+        elif path == "/trickle.mp3":
+            self.head(headers=icy)
+            for offset in range(0, 100000, 20):
+                self.send(MP3[offset:offset + 20])
+                time.sleep(0.1)
+        elif path == "/garbage.mp3":
+            self.head(headers=[("Content-Type", "audio/mpeg")])
+            self.stream(speed, junk=True)
+        elif path == "/short.mp3":
+            self.head(headers=[("Content-Type", "audio/mpeg")])
+            self.stream(speed, limit=3 * BYTES_PER_SECOND)
+        elif path == "/reset.mp3":
+            self.head(headers=[("Content-Type", "audio/mpeg")])
+            self.send(MP3[:65536])
+            self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            self.request.close()
+        elif path == "/hugemeta.mp3":
+            self.head(headers=icy + [("icy-metaint", str(METAINT))])
+            self.stream(speed, METAINT, huge=True)
+        elif path == "/aac":
+            self.head(headers=[("Content-Type", "audio/aac")])
+            frame = bytes([0xFF, 0xF1, 0x50, 0x80, 0x2E, 0x7F, 0xFC]) + bytes(360)
+            for _ in range(200):
+                self.send(frame)
+        elif path == "/ogg":
+            self.head(headers=[("Content-Type", "application/ogg")])
+            self.send(b"OggS" + bytes(4000))
+        elif path == "/page.html":
+            self.head(headers=[("Content-Type", "text/html")])
+            self.send(b"<!DOCTYPE html><html><body>" + b"Not a stream. " * 100 + b"</body></html>")
+        elif path == "/hls.m3u8":
+            self.head(headers=[("Content-Type", "application/vnd.apple.mpegurl")])
+            self.send(b"#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n")
+        elif path == "/notfound":
+            self.head("HTTP/1.0 404 Not Found", [("Content-Type", "text/plain")])
+            self.send(b"no such mount")
+        elif path == "/error":
+            self.head("HTTP/1.0 500 Internal Server Error", [("Content-Type", "text/plain")])
+        elif path == "/loop":
+            self.head("HTTP/1.0 302 Found", [("Location", "/loop")])
+        elif path == "/redirect":
+            self.head("HTTP/1.0 302 Found", [("Location", "/ok.mp3")])
+        elif path == "/list.pls":
+            self.head(headers=[("Content-Type", "audio/x-scpls")])
+            dead = f"http://127.0.0.1:{DEAD_PORT}/live"
+            self.send(f"[playlist]\nNumberOfEntries=3\nFile1={dead}\nFile2={base}/notfound\nFile3={base}/ok.mp3\n".encode())
+        elif path == "/list.m3u":
+            self.head(headers=[("Content-Type", "audio/x-mpegurl")])
+            self.send(f"#EXTM3U\nhttp://127.0.0.1:{DEAD_PORT}/live\n{base}/notfound\n{base}/ok.mp3\n".encode())
+        elif path == "/dead.m3u":
+            self.head(headers=[("Content-Type", "audio/x-mpegurl")])
+            self.send(f"http://127.0.0.1:{DEAD_PORT}/live\n{base}/notfound\n".encode())
+        else:
+            self.head("HTTP/1.0 404 Not Found")
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+if __name__ == "__main__":
+    server = Server(("127.0.0.1", 0), Handler)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    threading.Thread(target=lambda: (sys.stdin.read(), server.shutdown()), daemon=True).start()
+    server.serve_forever()

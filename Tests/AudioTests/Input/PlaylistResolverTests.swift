@@ -1,0 +1,28 @@
+import XCTest
+@testable import Audio
+
+final class PlaylistResolverTests: XCTestCase {
+    func testPLSEntriesInNumberOrder() {
+        let body = """
+        [playlist]
+        NumberOfEntries=3
+        File2=http://b.example/stream
+        Title1=First
+        File1=http://a.example/stream
+        file3 = relative.mp3
+        Version=2
+        """
+        XCTAssertEqual(PlaylistResolver.entries(in: Array(body.utf8), kind: .pls, baseURL: "http://host/dir/list.pls"),
+                       ["http://a.example/stream", "http://b.example/stream", "http://host/dir/relative.mp3"])
+    }
+
+    func testM3USkipsCommentsBlankLinesDuplicatesAndOtherSchemes() {
+        let body = "\u{FEFF}#EXTM3U\r\n#EXTINF:-1,Radio\r\nhttp://a/live\r\n\r\nhttp://a/live\r\nfile:///etc/passwd\r\nhttps://b/live\n"
+        XCTAssertEqual(PlaylistResolver.entries(in: Array(body.utf8), kind: .m3u, baseURL: "http://h/x.m3u"),
+                       ["http://a/live", "https://b/live"])
+    }
+
+    func testEmptyPlaylistHasNoEntries() {
+        XCTAssertEqual(PlaylistResolver.entries(in: Array("[playlist]\nNumberOfEntries=0\n".utf8), kind: .pls, baseURL: "http://h/"), [])
+    }
+}

@@ -1,0 +1,191 @@
+import Logging
+import XCTest
+@testable import Audio
+
+/// The player against a server that misbehaves on purpose (`Fixtures/misbehaving_server.py`),
+/// playing into a real alsa-lib `file` PCM.
+final class PlayerFaultTests: XCTestCase {
+    private var server: MisbehavingServer!
+
+    override func setUpWithError() throws {
+        server = try MisbehavingServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func makePlayer(_ name: String, startTimeout: Double = 3, stall: Double = 3,
+                            timeShift: Double = 300) -> (Player, PlayerRecorder, URL) {
+        let capture = AlsaCapture.device(named: name)
+        let settings = PlayerSettings(output: AlsaOutputSettings(device: capture.device),
+                                      source: StreamSourceSettings(connectTimeout: 2, stallTimeout: stall),
+                                      timeShiftSeconds: timeShift, startTimeout: startTimeout)
+        var logger = Logger(label: "wavedial.audio.test")
+        logger.logLevel = .warning
+        let player = Player(settings: settings, logger: logger)
+        return (player, PlayerRecorder(player), capture.file)
+    }
+
+    private func station(_ path: String) -> PlayableStation {
+        PlayableStation(id: path, name: path, url: server.url(path))
+    }
+
+    func testICY200OKPlaysTheToneWithTitlesAndNoGaps() throws {
+        let (player, recorder, file) = makePlayer("icy")
+        player.play(station("/icy.mp3?speed=2"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "states: \(recorder.states)")
+        XCTAssertTrue(recorder.wait(timeout: 5) { $0.titles.count >= 2 }, "titles: \(recorder.titles)")
+        XCTAssertEqual(Array(recorder.titles.prefix(2)), ["Fixture - Song 1", "Fixture - Song 2"])
+        XCTAssertEqual(recorder.statuses.last?.streamName, "Fixture FM")
+        XCTAssertEqual(recorder.tracks.first?.station.url, server.url("/icy.mp3?speed=2"))
+        player.shutdown()
+        let samples = AlsaCapture.samples(in: file)
+        XCTAssertGreaterThan(samples.count / 2, 44100 * 4, "at least the 4 s burst reached ALSA")
+        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 5)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), 441, "no gap over 10 ms")
+        XCTAssertEqual(Array(recorder.states.prefix(1)), [.idle])
+        XCTAssertTrue(recorder.states.contains(.connecting))
+    }
+
+    func testHTTPErrorsAndRedirectLoopsAreStationOffline() {
+        for path in ["/notfound", "/error", "/loop"] {
+            let (player, recorder, _) = makePlayer("offline", startTimeout: 1.5)
+            player.play(station(path))
+            XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isFailed }, "\(path): \(recorder.states)")
+            XCTAssertEqual(recorder.failureCode, .stationOffline, path)
+            player.shutdown()
+        }
+    }
+
+    func testRefusedConnectionIsStationOffline() {
+        let (player, recorder, _) = makePlayer("refused", startTimeout: 1)
+        player.play(PlayableStation(id: "dead", name: "dead", url: "http://127.0.0.1:\(server.deadPort)/live"))
+        XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isFailed }, "\(recorder.states)")
+        XCTAssertEqual(recorder.failureCode, .stationOffline)
+        player.shutdown()
+    }
+
+    func testUnsupportedFormatsFailAtOnceWithoutNoise() {
+        for path in ["/aac", "/ogg", "/hls.m3u8", "/page.html"] {
+            let (player, recorder, file) = makePlayer("unsupported")
+            player.play(station(path))
+            XCTAssertTrue(recorder.waitForState(timeout: 2) { $0.isFailed }, "\(path): \(recorder.states)")
+            XCTAssertEqual(recorder.failureCode, .formatNotSupported, path)
+            player.shutdown()
+            XCTAssertTrue(AlsaCapture.samples(in: file).isEmpty, "\(path) must not reach ALSA")
+        }
+    }
+
+    func testPlaylistsTryEachEntryUntilOnePlays() {
+        for path in ["/list.pls", "/list.m3u"] {
+            let (player, recorder, _) = makePlayer("playlist")
+            player.play(station(path))
+            XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(path): \(recorder.states)")
+            player.shutdown()
+        }
+        let (player, recorder, _) = makePlayer("deadlist", startTimeout: 1.5)
+        player.play(station("/dead.m3u"))
+        XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isFailed }, "\(recorder.states)")
+        XCTAssertEqual(recorder.failureCode, .stationOffline)
+        player.shutdown()
+    }
+
+    func testGarbageBetweenFramesIsSkipped() {
+        let (player, recorder, file) = makePlayer("garbage")
+        player.play(station("/garbage.mp3?speed=4"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "\(recorder.states)")
+        Thread.sleep(forTimeInterval: 1)
+        player.shutdown()
+        let samples = AlsaCapture.samples(in: file)
+        XCTAssertGreaterThan(samples.count / 2, 44100 * 3)
+        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 20)
+    }
+
+    func testHugeAndMalformedMetadataKeepsAudioAndBoundsTitles() {
+        let (player, recorder, file) = makePlayer("hugemeta")
+        player.play(station("/hugemeta.mp3?speed=4"))
+        XCTAssertTrue(recorder.wait(timeout: 6) { !$0.titles.isEmpty }, "\(recorder.states)")
+        player.shutdown()
+        let title = recorder.titles[0]
+        XCTAssertTrue(title.hasPrefix("Huge xxx"))
+        XCTAssertLessThanOrEqual(title.count, ICYMetadataParser.maximumValueLength)
+        let samples = AlsaCapture.samples(in: file)
+        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 5)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), 441)
+    }
+
+    func testStallAndResetReconnectByThemselves() {
+        for path in ["/stall.mp3", "/reset.mp3"] {
+            let (player, recorder, file) = makePlayer("reconnect", stall: 1)
+            player.play(station(path))
+            XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "\(path): \(recorder.states)")
+            // Each connection delivers 64 KB (4 s of audio); more than two of them means it reconnected.
+            let reconnected = recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: file).count / 2 > 44100 * 9 }
+            XCTAssertTrue(reconnected, "\(path): \(AlsaCapture.samples(in: file).count / 2) frames; \(recorder.states)")
+            XCTAssertFalse(recorder.states.contains { $0.isFailed && $0 != recorder.states.last }, "\(path)")
+            player.shutdown()
+        }
+    }
+
+    func testTrickleTimesOut() {
+        let (player, recorder, _) = makePlayer("trickle", startTimeout: 2)
+        player.play(station("/trickle.mp3"))
+        XCTAssertTrue(recorder.waitForState(timeout: 6) { $0.isFailed }, "\(recorder.states)")
+        XCTAssertEqual(recorder.failureCode, .timedOut)
+        player.shutdown()
+    }
+
+    func testPauseResumesWhereItPausedThenPastTheBoundGoesLive() {
+        let (player, recorder, _) = makePlayer("timeshift")
+        player.play(station("/ok.mp3?speed=2"))
+        XCTAssertTrue(recorder.wait(timeout: 8) { $0.titles.count >= 4 }, "\(recorder.titles)")
+        player.pause()
+        XCTAssertTrue(recorder.waitForState(timeout: 2) { $0 == .paused })
+        let atPause = recorder.titles.count
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(recorder.titles.count, atPause, "nothing is heard while paused")
+        player.resume()
+        XCTAssertTrue(recorder.wait(timeout: 5) { $0.titles.count >= atPause + 4 }, "\(recorder.titles)")
+        let numbers = recorder.titles.compactMap { Int($0.split(separator: " ").last!) }
+        XCTAssertEqual(numbers, Array(numbers[0]..<(numbers[0] + numbers.count)), "time-shift skips no title")
+        player.shutdown()
+
+        let (live, liveRecorder, _) = makePlayer("timeshift-bound", timeShift: 1)
+        live.play(station("/ok.mp3?speed=2"))
+        XCTAssertTrue(liveRecorder.wait(timeout: 8) { $0.titles.count >= 4 })
+        live.pause()
+        XCTAssertTrue(liveRecorder.waitForState(timeout: 2) { $0 == .paused })
+        Thread.sleep(forTimeInterval: 3)
+        live.resume()
+        let before = liveRecorder.titles.count
+        XCTAssertTrue(liveRecorder.wait(timeout: 5) { $0.titles.count >= before + 1 })
+        let liveNumbers = liveRecorder.titles.compactMap { Int($0.split(separator: " ").last!) }
+        XCTAssertGreaterThan(liveNumbers[before] - liveNumbers[before - 1], 2, "past the bound, resume is live: \(liveNumbers)")
+        live.shutdown()
+    }
+
+    func testHammeringSwitchesLeaksNoThreadsOrSockets() {
+        let (player, recorder, _) = makePlayer("switch")
+        player.play(station("/ok.mp3?speed=2"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying })
+        Thread.sleep(forTimeInterval: 0.5)
+        let threads = Self.count("/proc/self/task")
+        let descriptors = Self.count("/proc/self/fd")
+        for index in 0..<30 {
+            player.play(station(index % 3 == 0 ? "/stall.mp3" : "/ok.mp3?speed=2&n=\(index)"))
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        player.play(station("/ok.mp3?speed=2"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying })
+        let settled = recorder.wait(timeout: 5) { _ in
+            Self.count("/proc/self/task") <= threads + 1 && Self.count("/proc/self/fd") <= descriptors + 1
+        }
+        XCTAssertTrue(settled, "threads \(threads) → \(Self.count("/proc/self/task")), fds \(descriptors) → \(Self.count("/proc/self/fd"))")
+        player.shutdown()
+    }
+
+    private static func count(_ directory: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 0
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// `Fixtures/misbehaving_server.py` on a loopback port, serving the cached test tone; stopped by ``stop()``
+/// (or when the test process dies: the script exits when its stdin closes).
+final class MisbehavingServer {
+    let port: Int
+    /// A port nothing listens on, for dead playlist entries.
+    let deadPort: Int
+    private let process: Process
+    private let input: Pipe
+
+    init() throws {
+        let mp3 = try TestMedia.tone()
+        deadPort = freeLoopbackPort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestMedia.fixtures.appendingPathComponent("misbehaving_server.py").path,
+                             mp3.path, "\(deadPort)"]
+        let output = Pipe()
+        input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableDataOrLine(), as: UTF8.self)
+        guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            process.terminate()
+            throw FixtureError("misbehaving_server.py did not report its port: \(line)")
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { stop() } }
+}
+
+extension FileHandle {
+    /// Reads up to the first newline (the fixture's one-line hello).
+    func availableDataOrLine() -> Data {
+        var data = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { return data }
+            data.append(byte)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import WavedialTestSupport
+
+/// Runs the built `wavedial` binary as a person would, black box.
+struct CLIRunner {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+    }
+
+    let binary = ProjectPaths.product("wavedial", besides: Bundle(for: BundleMarker.self))
+    var environment: [String: String] = [:]
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> Result { try run(arguments) }
+
+    func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["WAVEDIAL_CONFIG"] = nil
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read stderr on another thread while stdout is read here, so a chatty command cannot
+        // block on a full pipe; a command that hangs is killed after `timeout`.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        let errorReader = PipeReader(err.fileHandleForReading)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errorReader.wait()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+final class BundleMarker {}
+
+/// Reads a pipe to its end on a background thread.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import WavedialTestSupport
+
+/// `wavediald --headless` run as a separate process, as systemd would run it.
+final class DaemonProcess {
+    let process = Process()
+    let logPath: String
+    let socketPath: String
+
+    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:]) throws {
+        self.socketPath = socketPath
+        self.logPath = logPath
+        process.executableURL = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
+        process.arguments = ["--config", configPath, "--headless"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(extraEnvironment) { _, new in new }
+        process.environment = environment
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)!
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits until the control socket answers (the daemon is ready).
+    func waitUntilReady(timeout: TimeInterval = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if !process.isRunning { return false }
+            if let socket = try? UnixSocketProbe.connect(socketPath) { close(socket); return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// SIGTERM, then waits for the exit; returns the exit status (nil if it did not stop).
+    func terminate(timeout: TimeInterval = 15) -> Int32? {
+        process.terminate()
+        return waitForExit(timeout: timeout)
+    }
+
+    /// SIGKILL: a pulled plug, as far as the process can tell.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        _ = waitForExit(timeout: 10)
+    }
+
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    deinit {
+        if process.isRunning { kill() }
+    }
+}
+
+/// Connects to a Unix socket, for readiness probes.
+enum UnixSocketProbe {
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return fd
+    }
+}

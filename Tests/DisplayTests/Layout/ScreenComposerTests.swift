@@ -1,0 +1,134 @@
+import Display
+import Foundation
+import XCTest
+
+final class ScreenComposerTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+    /// Saturday 21 November 2026, 23:41 UTC.
+    private let evening = Date(timeIntervalSince1970: 1_795_304_460)
+
+    private func lines(_ state: DisplayViewState, _ columns: Int, _ rows: Int, at time: Double = 0,
+                       rom: CharacterROM = .a00) -> [String] {
+        let composer = ScreenComposer(columns: columns, rows: rows, rom: rom, timeZone: utc)
+        return TerminalRenderer(framed: false).lines(composer.compose(state, at: time))
+    }
+
+    private func playing(_ nowPlaying: String? = "Miles Davis – So What") -> DisplayViewState {
+        DisplayViewState(phase: .playing, clock: evening, frequency: 101.5, stationName: "Jazz FM",
+                         nowPlaying: nowPlaying, isFavorite: true)
+    }
+
+    func testPlayingOn16x2And20x4() {
+        XCTAssertEqual(lines(playing(), 16, 2), ["101.5 Jazz FM   ", "▶ Miles Davis  ♥"])
+        XCTAssertEqual(lines(playing(), 20, 4), [
+            "101.5 MHz        ♥ ▶",
+            "Jazz FM             ",
+            "Miles Davis - So Wha",
+            "Playing        23:41",
+        ])
+        var plain = playing(nil)
+        plain.isFavorite = false
+        XCTAssertEqual(lines(plain, 16, 2), ["101.5 Jazz FM   ", "▶ Playing       "])
+    }
+
+    func testTuningShowsNeedleStationAndPosition() {
+        var state = DisplayViewState(phase: .tuning, clock: evening, frequency: 87.5, stationName: "Привет FM",
+                                     bandPosition: 0)
+        XCTAssertEqual(lines(state, 16, 2), [" 87.5 ┼---------", "Privet FM       "])
+        state.bandPosition = 1
+        state.frequency = 108
+        state.band = .favorites
+        XCTAssertEqual(lines(state, 16, 2), ["108.0♥---------┼", "Privet FM       "])
+        state.bandPosition = 0.5
+        state.frequency = 97.8
+        XCTAssertEqual(lines(state, 20, 4), [
+            "┼ 97.8 MHz Favorites",
+            "Privet FM           ",
+            "----------┼---------",
+            "87.5           108.0",
+        ])
+        // Five needle positions per cell: neighbouring positions differ in the glyph, not the cell.
+        let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00, timeZone: utc)
+        state.bandPosition = 0
+        let left = composer.compose(state, at: 0)
+        state.bandPosition = 1.0 / 49
+        let right = composer.compose(state, at: 0)
+        XCTAssertEqual(left[0, 6], .glyph(.needle(column: 0)))
+        XCTAssertEqual(right[0, 6], .glyph(.needle(column: 1)))
+    }
+
+    func testConnectingBufferingPausedAndFailed() {
+        var state = playing()
+        state.phase = .connecting
+        XCTAssertEqual(lines(state, 16, 2)[1], "⧗ Connecting   ♥")
+        state.phase = .buffering(fill: 0.456)
+        XCTAssertEqual(lines(state, 16, 2)[1], "⧗ Buffer 46%   ♥")
+        state.phase = .paused(timeShift: 83)
+        XCTAssertEqual(lines(state, 16, 2)[1], "‖ Paused -1:23 ♥")
+        XCTAssertEqual(lines(state, 20, 4)[3], "Paused -1:23   23:41")
+        state.phase = .failed(.stationOffline)
+        XCTAssertEqual(lines(state, 16, 2)[1], "✗ Station offl ♥")
+        XCTAssertEqual(lines(state, 20, 4)[2], "Station offline     ")
+        state.phase = .failed(.noNetwork)
+        XCTAssertEqual(lines(state, 16, 2)[1], "✗ No network   ♥")
+        state.phase = .failed(.formatNotSupported)
+        XCTAssertEqual(lines(state, 20, 4)[2], "Format not supported")
+    }
+
+    func testIdleShowsClockAndDate() {
+        let idle = DisplayViewState(phase: .idle, clock: evening)
+        XCTAssertEqual(lines(idle, 16, 2), ["     23:41      ", "Sat 21 Nov 2026 "])
+        XCTAssertEqual(lines(idle, 20, 4), [
+            "                    ",
+            "       23:41        ",
+            "Saturday 21 November",
+            "                    ",
+        ])
+    }
+
+    func testVolumeOverlayReplacesTheBottomRow() {
+        var state = playing()
+        state.volume = 60
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ████▊     60")
+        state.volume = 100
+        XCTAssertEqual(lines(state, 20, 4)[3], "Vol ████████████ 100")
+        state.volume = 0
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol            0")
+    }
+
+    func testEachFieldScrollsOnItsOwnAndRestartsWhenItsTextChanges() {
+        let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00,
+                                      marquee: Marquee(stepsPerSecond: 4, startPause: 1, gap: 3), timeZone: utc)
+        let renderer = TerminalRenderer(framed: false)
+        var state = playing("Artist Name – A Long Title")
+        state.stationName = "Radio Station Name"
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 100)), ["101.5 Radio Stat", "▶ Artist Name  ♥"])
+        // The title's row steps half a beat (0.125 s) after the station's.
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 101.5)), ["101.5 dio Statio", "▶ rtist Name - ♥"])
+        // New title at 101.5: its field starts over, the station keeps scrolling.
+        state.nowPlaying = "Another Artist – Song"
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 101.5)), ["101.5 dio Statio", "▶ Another Arti ♥"])
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.0)), ["101.5 o Station ", "▶ Another Arti ♥"])
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.75)), ["101.5 tation Nam", "▶ Another Arti ♥"])
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 102.875)), ["101.5 tation Nam", "▶ nother Artis ♥"])
+    }
+
+    func testTwoScrollingFieldsNeverStepInTheSameFrame() {
+        for marquee in [Marquee(), Marquee(stepsPerSecond: 3, startPause: 1.2, gap: 4)] {
+            let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00, marquee: marquee, timeZone: utc)
+            var state = playing("Some Artist – A Title Long Enough To Scroll")
+            state.stationName = "A Station Name That Scrolls"
+            var previous = composer.compose(state, at: 3.21)
+            var steps = [0, 0]
+            for tick in 1...1200 {
+                let screen = composer.compose(state, at: 3.21 + Double(tick) / 20)
+                let changed = (0..<2).filter { screen.cells[$0] != previous.cells[$0] }
+                XCTAssertLessThanOrEqual(changed.count, 1, "tick \(tick)")
+                changed.forEach { steps[$0] += 1 }
+                previous = screen
+            }
+            XCTAssertGreaterThan(steps[0], 50)
+            XCTAssertGreaterThan(steps[1], 50)
+        }
+    }
+}

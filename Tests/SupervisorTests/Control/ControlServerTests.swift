@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import WavedialTestSupport
+import XCTest
+
+@testable import Supervisor
+
+final class ControlServerTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var server: ControlServer!
+    private var path: String!
+    private let subscribers = Box<[(RadioStatus) -> Bool]>([])
+
+    private func status(_ state: String) -> RadioStatus {
+        RadioStatus(state: state, station: nil, title: nil, volume: 50, muted: false, favorite: false, error: nil,
+                    band: "nearby", needleMHz: 87.5)
+    }
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        path = directory.path("run/control.sock")
+        server = ControlServer(path: path, logger: Logger(label: "test"), respond: { [unowned self] request in
+            request.command == "status" ? ControlResponse(ok: true, status: status("idle")) : .failure("refused \(request.command)")
+        }, subscribe: { [subscribers] send in
+            subscribers.update { $0.append(send) }
+            return {}
+        })
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+        directory.remove()
+    }
+
+    /// A raw client: bytes in, lines out.
+    private func connect() throws -> UnixSocket { try UnixSocket.connect(to: path) }
+
+    private func readLine(_ socket: UnixSocket) -> String? {
+        var bytes: [UInt8] = []
+        socket.setReceiveTimeout(seconds: 5)
+        while true {
+            let chunk = socket.read(maximum: 1)
+            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+
+    func testTheSocketIsGroupOnly() throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSocket)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o660)
+    }
+
+    func testRequestsAndReplies() throws {
+        let client = ControlClient(path: path)
+        XCTAssertTrue(client.isDaemonRunning)
+        XCTAssertEqual(try client.send(ControlRequest(command: "status")).status?.state, "idle")
+        XCTAssertEqual(try client.send(ControlRequest(command: "play")).error, "refused play")
+        XCTAssertEqual(try client.send(ControlRequest(command: "launch")).error, "unknown command 'launch'")
+    }
+
+    func testBadRequestsGetAnErrorAndTheConnectionStaysUsable() throws {
+        let socket = try connect()
+        socket.write(Data("this is not json\n{\"no_command\":1}\n\n[1,2]\n{\"command\":\"status\"}\n".utf8))
+        XCTAssertEqual(readLine(socket), #"{"error":"not a JSON request object with a \"command\"","ok":false}"#)
+        XCTAssertEqual(readLine(socket), #"{"error":"not a JSON request object with a \"command\"","ok":false}"#)
+        XCTAssertEqual(readLine(socket), #"{"error":"not a JSON request object with a \"command\"","ok":false}"#)
+        XCTAssertTrue(readLine(socket)?.contains("\"state\":\"idle\"") ?? false)
+    }
+
+    func testOversizedLinesAreRefusedAndTheClientDropped() throws {
+        let socket = try connect()
+        let huge = Data(repeating: UInt8(ascii: "x"), count: ControlServer.maximumRequestLength * 4)
+        socket.write(huge)
+        XCTAssertEqual(readLine(socket), #"{"error":"request longer than 16384 bytes","ok":false}"#)
+        XCTAssertNil(readLine(socket), "the connection is closed")
+        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true, "others are served")
+    }
+
+    func testAFloodOfClientsIsBoundedAndServedAfterwards() throws {
+        var sockets: [UnixSocket] = []
+        for _ in 0..<(ControlServer.maximumClients + 8) { sockets.append(try connect()) }
+        // The ones beyond the limit are told so and closed.
+        let refused = sockets.suffix(8).compactMap { readLine($0) }
+        XCTAssertEqual(refused.count, 8)
+        XCTAssertTrue(refused.allSatisfy { $0.contains("too many clients") })
+        sockets.forEach { $0.close() }
+        let deadline = Date().addingTimeInterval(5)
+        var answered = false
+        while !answered && Date() < deadline {
+            answered = (try? ControlClient(path: path).send(ControlRequest(command: "status")).ok) == true
+            if !answered { usleep(50_000) }
+        }
+        XCTAssertTrue(answered)
+    }
+
+    func testASubscriberThatNeverReadsIsDroppedWithoutHarm() throws {
+        let socket = try connect()
+        socket.write(Data("{\"command\":\"subscribe\"}\n".utf8))
+        let deadline = Date().addingTimeInterval(5)
+        while subscribers.value.isEmpty && Date() < deadline { usleep(10_000) }
+        let send = try XCTUnwrap(subscribers.value.first)
+        // The client reads nothing: the socket buffer fills, the send times out, the subscription ends.
+        var delivered = 0
+        let start = Date()
+        while send(status(String(repeating: "x", count: 4000))) && Date().timeIntervalSince(start) < 20 { delivered += 1 }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "the slow client was dropped")
+        XCTAssertGreaterThan(delivered, 0)
+        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+    }
+
+    func testFollowingStreamsStatusLines() throws {
+        let received = Box<[String]>([])
+        let done = expectation(description: "three statuses")
+        Thread.detachNewThread { [path] in
+            try? ControlClient(path: path!).follow { status in
+                received.update { $0.append(status.state) }
+                if received.value.count == 3 { done.fulfill(); return false }
+                return true
+            }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while subscribers.value.isEmpty && Date() < deadline { usleep(10_000) }
+        let send = try XCTUnwrap(subscribers.value.first)
+        for state in ["tuning", "connecting", "playing"] { XCTAssertTrue(send(status(state))) }
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(received.value, ["tuning", "connecting", "playing"])
+    }
+
+    func testANotRunningDaemonIsReportedWithTheSocketPath() {
+        let missing = directory.path("nothing.sock")
+        XCTAssertThrowsError(try ControlClient(path: missing).send(ControlRequest(command: "status"))) { error in
+            XCTAssertEqual("\(error)", "the daemon is not running (no control socket at \(missing))")
+        }
+    }
+
+    func testLineReaderBoundsAndSplits() {
+        var reader = LineReader(maximumLength: 8)
+        XCTAssertEqual(reader.feed(Array("ab\ncd".utf8)), [.line("ab")])
+        XCTAssertEqual(reader.feed(Array("e\n".utf8)), [.line("cde")])
+        XCTAssertEqual(reader.feed(Array("0123456789\n".utf8)), [.tooLong])
+        XCTAssertEqual(reader.feed(Array("ok\n".utf8)), [.line("ok")])
+    }
+}

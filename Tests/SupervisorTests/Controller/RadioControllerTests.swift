@@ -1,0 +1,239 @@
+import Audio
+import Display
+import Hardware
+import Logging
+import WavedialConfig
+import WavedialCore
+import WavedialTestSupport
+import XCTest
+
+@testable import Supervisor
+
+final class RadioControllerTests: XCTestCase {
+    private typealias F = StationFixtures
+    private var database: WavedialDatabase!
+    private var player: RecordingPlayer!
+    private var controller: RadioController!
+    private var screens: [DisplayViewState] = []
+    private let lock = NSLock()
+    private var clock: UInt64 = 1_000_000_000
+    private let second: UInt64 = 1_000_000_000
+
+    // Three stations near Berlin: two state their frequency, one gets a hashed slot.
+    private let bob = StationFixtures.station("aaaaaaaa-0000-4000-8000-000000000001", "Radio Bob 101.5", lat: 52.52, lon: 13.40)
+    private let jazz = StationFixtures.station("aaaaaaaa-0000-4000-8000-000000000002", "Jazz 94.1", lat: 52.53, lon: 13.41)
+    private let talk = StationFixtures.station("aaaaaaaa-0000-4000-8000-000000000003", "Talk 94.5", lat: 52.51, lon: 13.39)
+
+    override func setUpWithError() throws {
+        database = try WavedialDatabase.inMemory(with: [bob, jazz, talk])
+        try database.setLocation(Coordinate(latitude: 52.52, longitude: 13.405))
+        player = RecordingPlayer()
+        controller = makeController()
+    }
+
+    private func makeController() -> RadioController {
+        var configuration = Configuration()
+        configuration.location.countryCode = "DE"
+        return RadioController(
+            configuration: configuration, database: database, player: player,
+            display: { [weak self] state in self?.lock.withLock { self?.screens.append(state) } },
+            monotonic: { [weak self] in self?.lock.withLock { self?.clock } ?? 0 }, logger: Logger(label: "test"))
+    }
+
+    private func advance(_ nanoseconds: UInt64) {
+        lock.withLock { clock += nanoseconds }
+        controller.tick(at: lock.withLock { clock })
+    }
+
+    private func turn(_ detents: Int) {
+        controller.handle(InputEvent(.detent(delta: detents), at: lock.withLock { clock }))
+        controller.tick(at: lock.withLock { clock })
+    }
+
+    private func press(_ button: String, _ action: ButtonAction = .click) {
+        controller.handle(InputEvent(.button(name: button, action: action), at: lock.withLock { clock }))
+        controller.tick(at: lock.withLock { clock })
+    }
+
+    private var lastScreen: DisplayViewState? { lock.withLock { screens.last } }
+
+    func testTurningShowsTheNeedleAndSnapsToTheClosestStationAfterTheRest() {
+        controller.start(resume: false)
+        turn(65)  // 87.5 + 6.5 = 94.0
+        XCTAssertEqual(controller.status.state, "tuning")
+        XCTAssertEqual(controller.status.needleMHz, 94.0)
+        XCTAssertEqual(lastScreen?.phase, .tuning)
+        XCTAssertEqual(lastScreen?.frequency, 94.0)
+        XCTAssertEqual(lastScreen?.stationName, "Jazz 94.1", "the station nearest the needle")
+        advance(399_000_000)
+        XCTAssertEqual(player.played, [], "no tuning while the knob is still within its rest time")
+        advance(2_000_000)
+        XCTAssertEqual(player.played, [jazz.stationuuid])
+        XCTAssertEqual(controller.status.needleMHz, 94.1)
+        XCTAssertEqual(controller.status.station?.frequencyMHz, 94.1)
+        XCTAssertEqual(controller.status.state, "connecting")
+        XCTAssertEqual(try database.playHistory().first?.stationuuid, jazz.stationuuid)
+    }
+
+    func testTiesSnapInTheDirectionOfTravel() {
+        controller.start(resume: false)
+        turn(68)  // 94.3: 94.1 and 94.5 are equally near; turning up
+        advance(second)
+        XCTAssertEqual(player.played, [talk.stationuuid])
+        turn(-4)  // 94.1 exactly
+        turn(2)  // 94.3 again, now reached going up
+        advance(second)
+        XCTAssertEqual(player.played.last, talk.stationuuid)
+        turn(-1)  // 94.4 going down
+        turn(-1)  // 94.3 going down: the tie goes down
+        advance(second)
+        XCTAssertEqual(player.played.last, jazz.stationuuid)
+    }
+
+    func testBackAndForwardWalkTheHistory() {
+        controller.start(resume: false)
+        XCTAssertFalse(controller.perform(ControlRequest(command: "tune", value: "101.5")).ok == false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
+        press("back")
+        press("back")
+        XCTAssertEqual(player.played.suffix(2), [jazz.stationuuid, bob.stationuuid])
+        XCTAssertEqual(controller.status.needleMHz, 101.5, "the needle follows")
+        press("forward")
+        XCTAssertEqual(player.played.last, jazz.stationuuid)
+        _ = controller.perform(ControlRequest(command: "tune", value: bob.stationuuid))
+        let refused = controller.perform(ControlRequest(command: "forward"))
+        XCTAssertFalse(refused.ok, "tuning elsewhere dropped the forward list")
+        XCTAssertEqual(refused.error, "nothing to go forward to")
+    }
+
+    func testFavoriteTogglesAndALongPressSwitchesToTheFavoritesBand() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        press("favorite")
+        XCTAssertTrue(controller.status.favorite)
+        XCTAssertEqual(try database.favorites().map(\.stationuuid), [bob.stationuuid])
+        XCTAssertEqual(lastScreen?.isFavorite, true)
+        press("favorite", .long)
+        XCTAssertEqual(controller.status.band, "favorites")
+        XCTAssertEqual(lastScreen?.band, .favorites)
+        // On the favorites band the knob only finds favorites: Bob, wherever the needle goes.
+        turn(-100)
+        advance(second)
+        XCTAssertEqual(player.played.last, bob.stationuuid)
+        XCTAssertEqual(player.played.count, 1, "snapping back to the station playing does not restart it")
+        press("favorite")
+        XCTAssertFalse(controller.status.favorite)
+        XCTAssertEqual(try database.favorites().count, 0)
+        press("favorite", .long)
+        XCTAssertEqual(controller.status.band, "nearby")
+    }
+
+    func testPauseResumeVolumeAndMute() throws {
+        controller.start(resume: false)
+        press("play")  // nothing tuned: plays the station nearest the needle
+        XCTAssertEqual(player.played.count, 1)
+        player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
+        press("pause")
+        XCTAssertEqual(controller.status.state, "paused")
+        press("play")
+        XCTAssertEqual(player.calls.suffix(2), ["pause", "resume"])
+        XCTAssertEqual(controller.perform(ControlRequest(command: "volume", value: "40")).status?.volume, 40)
+        XCTAssertEqual(player.volume, 0.4, accuracy: 1e-9)
+        XCTAssertEqual(lastScreen?.volume, 40, "the volume overlay shows")
+        advance(3 * second)
+        XCTAssertNil(lastScreen?.volume, "and goes away")
+        press("push")
+        XCTAssertTrue(controller.status.muted)
+        XCTAssertEqual(player.volume, 0)
+        press("push")
+        XCTAssertEqual(player.volume, 0.4, accuracy: 1e-9)
+        let bad = controller.perform(ControlRequest(command: "volume", value: "loud"))
+        XCTAssertEqual(bad.error, "volume must be a whole number from 0 to 100, not 'loud'")
+        XCTAssertEqual(try database.applianceState().volume, 40)
+    }
+
+    func testResumesTheLastStationAndVolumeOnStart() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
+        _ = controller.perform(ControlRequest(command: "volume", value: "25"))
+        controller.shutdown()
+        XCTAssertEqual(player.calls.last, "stop")
+
+        player = RecordingPlayer()
+        controller = makeController()
+        controller.start(resume: true)
+        XCTAssertEqual(player.played, [talk.stationuuid])
+        XCTAssertEqual(player.volume, 0.25, accuracy: 1e-9)
+        XCTAssertEqual(controller.status.needleMHz, 94.5)
+
+        player = RecordingPlayer()
+        controller = makeController()
+        controller.start(resume: false)
+        XCTAssertEqual(player.played, [], "resume_on_start = false: silent, but the needle is where it was")
+        XCTAssertEqual(controller.status.needleMHz, 94.5)
+    }
+
+    func testFailuresAndTitlesReachTheDisplayAndTheHistory() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        let station = player.status.station
+        player.hear("Artist – Song")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.title, "Artist – Song")
+        XCTAssertEqual(lastScreen?.nowPlaying, "Artist – Song")
+        XCTAssertEqual(try database.songHistory().first?.title, "Artist – Song")
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "HTTP 404"), willRetry: false),
+                                   station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Station offline")
+        XCTAssertEqual(lastScreen?.phase, .failed(.stationOffline))
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.noNetwork, detail: "reset"), willRetry: true),
+                                   station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(lastScreen?.phase, .failed(.other("Reconnecting")))
+        // A late report about a station switched away from changes nothing.
+        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "old"), willRetry: false),
+                                   station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertNil(controller.status.error)
+    }
+
+    func testBadControlRequestsAreRefusedInWords() {
+        controller.start(resume: false)
+        XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "120")).error,
+                       "120 MHz is outside the band (87.5–108.0 MHz)")
+        XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "Nowhere FM")).error, "no station matches 'Nowhere FM'")
+        XCTAssertEqual(controller.perform(ControlRequest(command: "tune")).error, "tune needs a frequency in MHz or a station")
+        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_turn", steps: 0)).ok, false)
+        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_press", value: "eject")).ok, false)
+        XCTAssertEqual(controller.perform(ControlRequest(command: "favorite")).error, "no station is tuned")
+        XCTAssertEqual(controller.perform(ControlRequest(command: "dance")).error, "unknown command 'dance'")
+        XCTAssertEqual(player.played, [])
+    }
+
+    func testStatusIsPublishedToObserversOnChange() {
+        controller.start(resume: false)
+        let seen = Box<[String]>([])
+        let token = controller.observe { status in seen.update { $0.append(status.state) } }
+        turn(65)
+        advance(second)
+        controller.removeObserver(token)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        controller.tick(at: clock)
+        XCTAssertEqual(seen.value.first, "idle")
+        XCTAssertTrue(seen.value.contains("tuning"))
+        XCTAssertEqual(seen.value.last, "connecting")
+        XCTAssertEqual(seen.value.filter { $0 == "connecting" }.count, 1, "removed observers hear nothing more")
+    }
+}
+
+/// A value shared with callbacks on other threads.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}

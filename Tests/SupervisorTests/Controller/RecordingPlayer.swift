@@ -1,0 +1,63 @@
+import Audio
+import Foundation
+
+@testable import Supervisor
+
+/// A player that records what the controller asks of it and reports states the test sets:
+/// the controller's rules are tested alone; the real player is tested against Icecast.
+final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var handlers: [UUID: (PlayerStatus) -> Void] = [:]
+    private var titleHandlers: [UUID: (TrackTitle) -> Void] = [:]
+    private(set) var calls: [String] = []
+    var volume: Double = 1 {
+        didSet { lock.withLock { calls.append("volume \(Int((volume * 100).rounded()))") } }
+    }
+    private(set) var status = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
+
+    var played: [String] { lock.withLock { calls.filter { $0.hasPrefix("play ") }.map { String($0.dropFirst(5)) } } }
+
+    func play(_ station: PlayableStation) {
+        lock.withLock { calls.append("play \(station.id)") }
+        report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil))
+    }
+
+    func pause() {
+        lock.withLock { calls.append("pause") }
+        report(PlayerStatus(state: .paused, station: status.station, title: status.title, streamName: nil))
+    }
+
+    func resume() {
+        lock.withLock { calls.append("resume") }
+        report(PlayerStatus(state: .playing, station: status.station, title: status.title, streamName: nil))
+    }
+
+    func stop() {
+        lock.withLock { calls.append("stop") }
+        report(PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil))
+    }
+
+    func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Player.Observation {
+        let id = UUID()
+        lock.withLock { handlers[id] = handler }
+        return Player.Observation(onCancel: { [weak self] in _ = self?.lock.withLock { self?.handlers.removeValue(forKey: id) } })
+    }
+
+    func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Player.Observation {
+        let id = UUID()
+        lock.withLock { titleHandlers[id] = handler }
+        return Player.Observation(onCancel: { [weak self] in _ = self?.lock.withLock { self?.titleHandlers.removeValue(forKey: id) } })
+    }
+
+    /// Reports a state as the real player would (on another thread's behalf).
+    func report(_ status: PlayerStatus) {
+        self.status = status
+        for handler in lock.withLock({ Array(handlers.values) }) { handler(status) }
+    }
+
+    func hear(_ title: String) {
+        guard let station = status.station else { return }
+        report(PlayerStatus(state: .playing, station: station, title: title, streamName: nil))
+        for handler in lock.withLock({ Array(titleHandlers.values) }) { handler(TrackTitle(time: Date(), station: station, title: title)) }
+    }
+}
