@@ -49,6 +49,7 @@ public final class InputReader {
         logger.info("reading GPIO input", metadata: ["gpio.chip": "\(settings.chip)", "gpio.lines": "\(lines.count)"])
         let thread = Thread { [self] in
             defer { finished.signal() }
+            raisePriority()
             var decoder = InputDecoder(settings: settings, levels: levels, at: requestTime)
             run(&decoder)
         }
@@ -65,6 +66,21 @@ public final class InputReader {
         finished.wait()
         thread = nil
         backend.release()
+    }
+
+    /// Real-time priority for `wd-gpio`, below the kernel's IRQ threads (50): the kernel keeps only
+    /// 16 events a line (uAPI v1), so a reader that waits behind busy threads loses edges unnoticed.
+    /// Needs CAP_SYS_NICE (systemd `CPUSchedulingPolicy=fifo` or `AmbientCapabilities`); without it
+    /// the thread runs at normal priority.
+    public static let realtimePriority: Int32 = 10
+
+    private func raisePriority() {
+        var parameters = sched_param()
+        parameters.sched_priority = Self.realtimePriority
+        let result = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+        if result != 0 {
+            logger.info("GPIO input runs without real-time priority", metadata: ["error": "\(String(cString: strerror(result)))"])
+        }
     }
 
     private var shouldStop: Bool { stopLock.withLock { stopRequested } }
