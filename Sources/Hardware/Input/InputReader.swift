@@ -40,11 +40,12 @@ public final class InputReader {
         self.handlers = handlers
     }
 
-    /// Requests the lines and starts the `wd-gpio` thread. Throws `GPIOError` (e.g. `.lineBusy`).
+    /// Requests the lines and starts the `wd-gpio` thread (again after `stop()`). Throws `GPIOError` (e.g. `.lineBusy`).
     public func start() throws {
         precondition(thread == nil, "InputReader started twice")
         let lines = InputDecoder.lines(for: settings)
         let levels = try backend.request(chip: settings.chip, lines: lines)
+        stopLock.withLock { stopRequested = false }
         let requestTime = MonotonicClock.now()
         logger.info("reading GPIO input", metadata: ["gpio.chip": "\(settings.chip)", "gpio.lines": "\(lines.count)"])
         let thread = Thread { [self] in
