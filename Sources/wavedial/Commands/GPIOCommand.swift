@@ -18,9 +18,12 @@ struct GPIOCommand: ParsableCommand {
             abstract: "Show knob detents and button actions as they happen (Ctrl-C to stop).",
             discussion: """
                 Requests the lines itself, so it works while wavediald is stopped and says so when \
-                the daemon holds them. Pins default to the [hardware] defaults.
+                the daemon holds them. Pins and decoding come from the config's [hardware] section; \
+                options override them.
                 """
         )
+
+        @OptionGroup var global: GlobalOptions
 
         @Flag(help: "Also show every edge with its kernel timestamp.")
         var raw = false
@@ -29,19 +32,19 @@ struct GPIOCommand: ParsableCommand {
         var json = false
 
         @Option(help: "GPIO chip: name, /dev path or label.")
-        var chip = InputSettings().chip
+        var chip: String?
 
         @Option(name: .customLong("encoder-a"), help: "Encoder contact A (offset or line name).")
-        var encoderA = InputSettings().encoder.a.description
+        var encoderA: String?
 
         @Option(name: .customLong("encoder-b"), help: "Encoder contact B (offset or line name).")
-        var encoderB = InputSettings().encoder.b.description
+        var encoderB: String?
 
         @Option(name: .customLong("encoder-push"), help: "Encoder push switch (offset, line name or \"none\").")
-        var encoderPush = InputSettings().encoder.push?.description ?? "none"
+        var encoderPush: String?
 
         @Option(help: "Quarter steps per detent: 4, 2 or 1.")
-        var stepsPerDetent = InputSettings().encoder.stepsPerDetent.rawValue
+        var stepsPerDetent: Int?
 
         @Flag(help: "Swap the knob's directions.")
         var invert = false
@@ -50,10 +53,10 @@ struct GPIOCommand: ParsableCommand {
         var noAcceleration = false
 
         @Option(help: "Buttons as name=line pairs, comma separated.")
-        var buttons = InputSettings().buttons.map { "\($0.name)=\($0.line)" }.joined(separator: ",")
+        var buttons: String?
 
         @Option(help: "Bias of the button lines: pull-up, pull-down, disabled or as-is.")
-        var buttonBias = InputSettings().buttonBias.rawValue
+        var buttonBias: String?
 
         @Flag(help: "Buttons read high when pressed (switches to 3.3 V).")
         var buttonsActiveHigh = false
@@ -92,31 +95,35 @@ struct GPIOCommand: ParsableCommand {
             if let failure { throw CLIError("GPIO input failed: \(failure)") }
         }
 
-        /// The `[hardware]` defaults with this command's options applied.
+        /// The config's `[hardware]` settings with this command's options applied.
         private func inputSettings() throws -> InputSettings {
-            var settings = InputSettings()
-            settings.chip = chip
-            settings.encoder.a = GPIOLineID(encoderA)
-            settings.encoder.b = GPIOLineID(encoderB)
-            settings.encoder.push = encoderPush == "none" ? nil : GPIOLineID(encoderPush)
-            guard let steps = QuadratureDecoder.StepsPerDetent(rawValue: stepsPerDetent) else {
-                throw CLIError("--steps-per-detent must be 4, 2 or 1, not \(stepsPerDetent)")
+            var settings = try global.loadConfiguration().hardware
+            if let chip { settings.chip = chip }
+            if let encoderA { settings.encoder.a = GPIOLineID(encoderA) }
+            if let encoderB { settings.encoder.b = GPIOLineID(encoderB) }
+            if let encoderPush { settings.encoder.push = encoderPush == "none" ? nil : GPIOLineID(encoderPush) }
+            if let stepsPerDetent {
+                guard let steps = QuadratureDecoder.StepsPerDetent(rawValue: stepsPerDetent) else {
+                    throw CLIError("--steps-per-detent must be 4, 2 or 1, not \(stepsPerDetent)", exitCode: ExitStatus.usage)
+                }
+                settings.encoder.stepsPerDetent = steps
             }
-            settings.encoder.stepsPerDetent = steps
-            settings.encoder.isInverted = invert
-            settings.encoder.acceleration.isEnabled = !noAcceleration
-            settings.buttons = try buttons.split(separator: ",").map { pair in
+            if invert { settings.encoder.isInverted.toggle() }
+            if noAcceleration { settings.encoder.acceleration.isEnabled = false }
+            if let buttons { settings.buttons = try buttons.split(separator: ",").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw CLIError("--buttons wants name=line pairs like play=5,pause=6, not \"\(pair)\"")
                 }
                 return InputSettings.Button(name: parts[0], line: GPIOLineID(parts[1]))
+            } }
+            if let buttonBias {
+                guard let bias = GPIOBias(rawValue: buttonBias) else {
+                    throw CLIError("--button-bias must be one of \(GPIOBias.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                settings.buttonBias = bias
             }
-            guard let bias = GPIOBias(rawValue: buttonBias) else {
-                throw CLIError("--button-bias must be one of \(GPIOBias.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            settings.buttonBias = bias
-            settings.buttonsActiveLow = !buttonsActiveHigh
+            if buttonsActiveHigh { settings.buttonsActiveLow = false }
             return settings
         }
     }
