@@ -113,13 +113,13 @@ struct GPIOCommand: ParsableCommand {
             if let buttons { settings.buttons = try buttons.split(separator: ",").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    throw CLIError("--buttons wants name=line pairs like play=5,pause=6, not \"\(pair)\"")
+                    throw CLIError("--buttons wants name=line pairs like play=5,pause=6, not \"\(pair)\"", exitCode: ExitStatus.usage)
                 }
                 return InputSettings.Button(name: parts[0], line: GPIOLineID(parts[1]))
             } }
             if let buttonBias {
                 guard let bias = GPIOBias(rawValue: buttonBias) else {
-                    throw CLIError("--button-bias must be one of \(GPIOBias.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw CLIError("--button-bias must be one of \(GPIOBias.allCases.map(\.rawValue).joined(separator: ", "))", exitCode: ExitStatus.usage)
                 }
                 settings.buttonBias = bias
             }

@@ -106,16 +106,17 @@ final class GPIOMonitorCommandTests: XCTestCase {
     }
 
     func testBadOptionsAndAMissingChipAreOneLineErrorsBeforeAnyLineIsRequested() throws {
-        let cases: [([String], String)] = [
-            (["--steps-per-detent", "3"], "wavedial: --steps-per-detent must be 4, 2 or 1, not 3\n"),
-            (["--buttons", "play=5,pause"], "wavedial: --buttons wants name=line pairs like play=5,pause=6, not \"pause\"\n"),
-            (["--button-bias", "up"], "wavedial: --button-bias must be one of pull-up, pull-down, disabled, as-is\n"),
-            (["--chip", "wavedial-no-such-chip"],
+        let cases: [([String], Int32, String)] = [
+            (["--steps-per-detent", "3"], 64, "wavedial: --steps-per-detent must be 4, 2 or 1, not 3\n"),
+            (["--buttons", "play=5,pause"], 64, "wavedial: --buttons wants name=line pairs like play=5,pause=6, not \"pause\"\n"),
+            (["--button-bias", "up"], 64, "wavedial: --button-bias must be one of pull-up, pull-down, disabled, as-is\n"),
+            (["--chip", "wavedial-no-such-chip"], 1,
              "wavedial: no GPIO chip \"wavedial-no-such-chip\" (by name, /dev path or label; see gpiodetect)\n"),
         ]
-        for (arguments, message) in cases {
+        // Bad options are usage errors (64, EX_USAGE); a missing chip is a plain failure.
+        for (arguments, status, message) in cases {
             let monitor = try Monitor(arguments)
-            XCTAssertEqual(monitor.exitStatus(), 1, "\(arguments)")
+            XCTAssertEqual(monitor.exitStatus(), status, "\(arguments)")
             monitor.wait { _, err in err.hasSuffix("\n") }
             XCTAssertEqual(monitor.standardError, message)
             XCTAssertEqual(monitor.lines, [])
