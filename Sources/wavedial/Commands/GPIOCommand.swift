@@ -67,7 +67,7 @@ struct GPIOCommand: ParsableCommand {
             let stopped = DispatchSemaphore(value: 0)
             var failure: Error?
             let reader = InputReader(
-                settings: settings, backend: try GpiodBackend(), logger: Logger(label: "wavedial.hardware"),
+                settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds), logger: Logger(label: "wavedial.hardware"),
                 handlers: InputReader.Handlers(
                     event: output.print,
                     edge: raw ? output.print : nil,
