@@ -85,7 +85,7 @@ let package = Package(
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
-            dependencies: ["WavedialCore", "Hardware", "Display"],
+            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CCurl"],
             swiftSettings: swift5),
 
         // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.

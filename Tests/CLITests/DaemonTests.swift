@@ -16,7 +16,7 @@ final class DaemonTests: XCTestCase {
 
     // Stations whose streams point at a closed loopback port: the radio tunes them and
     // reports them offline, which is all these tests need from audio.
-    private lazy var deadPort = unusedLoopbackPort()
+    private lazy var deadPort = freeLoopbackPort()
     private lazy var stations: [Station] = [
         ("00000000-0000-4000-8000-0000000000b0", "Radio Bob 101.5", 52.52),
         ("00000000-0000-4000-8000-0000000000a1", "Jazz 94.1", 52.53),
