@@ -85,8 +85,14 @@ let package = Package(
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
-            dependencies: ["WavedialCore", "Hardware", "Display"],
+            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CCurl"],
             swiftSettings: swift5),
+
+        // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.
+        .executableTarget(
+            name: "gpio-bench",
+            dependencies: ["Hardware", "WavedialTestSupport", .product(name: "Logging", package: "swift-log")],
+            path: "bench/gpio", exclude: ["run.sh"], swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),

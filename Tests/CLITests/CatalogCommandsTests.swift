@@ -188,7 +188,7 @@ final class CatalogCommandsTests: XCTestCase {
 
     func testUnreachableServersKeepTheCatalogAndSayWhy() throws {
         try syncOK()
-        let refused = "http://127.0.0.1:\(unusedLoopbackPort())"
+        let refused = "http://127.0.0.1:\(freeLoopbackPort())"
         try writeConfig(servers: [refused])
         let result = try cli.run("sync")
         XCTAssertEqual(result.status, 69)

@@ -79,7 +79,7 @@ final class CatalogSyncTests: XCTestCase {
 
     func testFailsOverFromRefusingErroringHangingAndMalformedServers() throws {
         let good = (0..<50).map { F.station(F.uuid($0), "Good \($0)") }
-        let refused = "http://127.0.0.1:\(unusedLoopbackPort())"
+        let refused = "http://127.0.0.1:\(freeLoopbackPort())"
         let failing = try [
             server(good, mode: .error).baseURL, server(good, mode: .malformed).baseURL,
             server(good, mode: .truncated).baseURL, server(good, mode: .notarray).baseURL, server(good, mode: .hang).baseURL,
@@ -95,7 +95,7 @@ final class CatalogSyncTests: XCTestCase {
     func testWhenAllServersFailTheCatalogIsKeptAndEachFailureIsNamed() throws {
         let database = try WavedialDatabase.inMemory()
         _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
-        let refused = "http://127.0.0.1:\(unusedLoopbackPort())"
+        let refused = "http://127.0.0.1:\(freeLoopbackPort())"
         let erroring = try server([F.station("new", "New")], mode: .error).baseURL
         let malformed = try server((0..<600).map { F.station(F.uuid($0), "M \($0)") }, mode: .malformed).baseURL
         XCTAssertThrowsError(try sync(database, [refused, erroring, malformed])) { error in

@@ -205,6 +205,7 @@ public final class Player: @unchecked Sendable {
             next.station = session?.station
             next.streamName = session == nil ? nil : streamName
             next.state = derivedState()
+            if case .retrying = netPhase, everPlayed { next.isReconnecting = session != nil } else { next.isReconnecting = false }
             if session == nil { next.title = nil }
             guard next != published else { return (nil, []) }
             published = next

@@ -49,12 +49,16 @@ public struct PlayerStatus: Equatable, Sendable {
     public var title: String?
     /// The station's own name (`icy-name`), once connected.
     public var streamName: String?
+    /// The stream dropped and the player is connecting again (while the buffer lasts, it still plays).
+    public var isReconnecting: Bool
 
-    public init(state: PlayerState, station: PlayableStation?, title: String?, streamName: String?) {
+    public init(state: PlayerState, station: PlayableStation?, title: String?, streamName: String?,
+                isReconnecting: Bool = false) {
         self.state = state
         self.station = station
         self.title = title
         self.streamName = streamName
+        self.isReconnecting = isReconnecting
     }
 }
 

@@ -416,8 +416,10 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// The failure in the LCD's words, when the player is in one.
+    /// The failure in the LCD's words, when the player is in one (a dropped stream that is
+    /// being reconnected counts, even while the buffer still plays).
     var failure: DisplayFailure? {
+        if playerStatus.isReconnecting, case .buffering = playerStatus.state { return .other("Reconnecting") }
         guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
         if willRetry { return .other("Reconnecting") }
         switch failure.code {
@@ -448,7 +450,7 @@ public final class RadioController: @unchecked Sendable {
             switch playerStatus.state {
             case .idle: phase = .idle
             case .connecting: phase = .connecting
-            case .buffering: phase = .buffering(fill: nil)
+            case .buffering: phase = failure.map { .failed($0) } ?? .buffering(fill: nil)
             case .playing: phase = .playing
             case .paused:
                 let since = pausedAt.map { Double(time &- $0) / 1e9 } ?? 0

@@ -1,3 +1,4 @@
+import WavedialTestSupport
 import XCTest
 
 /// `wavedial check-url` and `wavedial play-url`, run as the built executable against the misbehaving server.

@@ -1,3 +1,4 @@
+import WavedialTestSupport
 import XCTest
 @testable import Audio
 

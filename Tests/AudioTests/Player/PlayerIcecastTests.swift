@@ -1,3 +1,4 @@
+import WavedialTestSupport
 import Logging
 import XCTest
 @testable import Audio

@@ -1,3 +1,4 @@
+import WavedialTestSupport
 import Foundation
 
 /// `Fixtures/misbehaving_server.py` on a loopback port, serving the cached test tone; stopped by ``stop()``

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `ALSA_CONFIG_PATH` is set once per test process, before the first PCM is opened; the device
 /// `wdcapture:FILE="<path>"` then writes raw S16_LE frames to that file (unpaced: `null` never blocks).
-enum AlsaCapture {
+public enum AlsaCapture {
     private static let configured: Void = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-alsa-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ enum AlsaCapture {
     }()
 
     /// A fresh capture file and the ALSA device name that writes to it.
-    static func device(named name: String) -> (device: String, file: URL) {
+    public static func device(named name: String) -> (device: String, file: URL) {
         _ = configured
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("wavedial-capture-\(getpid())-\(name)-\(UUID().uuidString.prefix(8)).raw")
@@ -32,17 +32,17 @@ enum AlsaCapture {
     }
 
     /// The captured interleaved samples.
-    static func samples(in file: URL) -> [Int16] {
+    public static func samples(in file: URL) -> [Int16] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 }
 
 /// Checks on captured PCM.
-enum PCMAnalysis {
+public enum PCMAnalysis {
     /// The dominant frequency of one channel, from its rising crossings (with hysteresis, so MP3 noise
     /// around zero does not count), over the loud part of the capture.
-    static func frequency(_ samples: [Int16], channels: Int, sampleRate: Int, channel: Int = 0) -> Double {
+    public static func frequency(_ samples: [Int16], channels: Int, sampleRate: Int, channel: Int = 0) -> Double {
         let mono = stride(from: channel, to: samples.count, by: channels).map { Int($0 < samples.count ? samples[$0] : 0) }
         var rising: [Int] = []
         var low = false
@@ -58,7 +58,7 @@ enum PCMAnalysis {
     }
 
     /// The longest run of near-silent frames, in frames, between the first and the last loud frame.
-    static func longestSilence(_ samples: [Int16], channels: Int, threshold: Int16 = 64) -> Int {
+    public static func longestSilence(_ samples: [Int16], channels: Int, threshold: Int16 = 64) -> Int {
         let frames = samples.count / channels
         func loud(_ frame: Int) -> Bool { (0..<channels).contains { abs(Int(samples[frame * channels + $0])) > Int(threshold) } }
         guard let first = (0..<frames).first(where: loud), let last = (0..<frames).last(where: loud) else { return frames }

@@ -1,17 +1,14 @@
 import Foundation
 
 /// Deterministic test audio, generated once with ffmpeg and cached in `.build-media/` at the package root.
-enum TestMedia {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let directory = packageRoot.appendingPathComponent(".build-media")
+public enum TestMedia {
+    static let directory = ProjectPaths.root.appendingPathComponent(".build-media")
 
     /// The fixture scripts folder (`Tests/AudioTests/Fixtures`).
-    static let fixtures = packageRoot.appendingPathComponent("Tests/AudioTests/Fixtures")
+    public static let fixtures = ProjectPaths.root.appendingPathComponent("Tests/AudioTests/Fixtures")
 
     /// A sine tone as CBR MP3 without ID3 or Xing frames (bit-exact, so the cache never goes stale).
-    static func tone(frequency: Int = 440, sampleRate: Int = 44100, channels: Int = 2, seconds: Int = 30,
+    public static func tone(frequency: Int = 440, sampleRate: Int = 44100, channels: Int = 2, seconds: Int = 30,
                      kbps: Int = 128) throws -> URL {
         let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(kbps)k.mp3"
         let target = directory.appendingPathComponent(name)
@@ -29,7 +26,7 @@ enum TestMedia {
     }
 
     /// Runs a tool to completion; throws with its stderr when it fails.
-    static func run(_ tool: String, _ arguments: [String]) throws {
+    public static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -45,13 +42,13 @@ enum TestMedia {
     }
 }
 
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A free TCP port on 127.0.0.1 (bound, then released), for a server started right after.
-func freeLoopbackPort() -> Int {
+public func freeLoopbackPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()

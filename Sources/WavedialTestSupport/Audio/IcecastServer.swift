@@ -5,10 +5,10 @@ import Foundation
 /// A real Icecast2 on 127.0.0.1 (own config, unprivileged port, run as a plain process; as root it is
 /// started through `setpriv` as the `icecast2` user, since icecast refuses root), with an ffmpeg feeder
 /// that copies an MP3 to the mount in real time and comes back by itself after an icecast restart.
-final class IcecastServer: @unchecked Sendable {
-    static let password = "wavedialtest"
-    let port: Int
-    let mount = "/live.mp3"
+public final class IcecastServer: @unchecked Sendable {
+    public static let password = "wavedialtest"
+    public let port: Int
+    public let mount = "/live.mp3"
     private let directory: URL
     private let source: URL
     private let lock = NSLock()
@@ -16,9 +16,9 @@ final class IcecastServer: @unchecked Sendable {
     private var feeder: Process?
     private var stopped = false
 
-    var url: String { "http://127.0.0.1:\(port)\(mount)" }
+    public var url: String { "http://127.0.0.1:\(port)\(mount)" }
 
-    init(source: URL) throws {
+    public init(source: URL) throws {
         self.source = source
         port = freeLoopbackPort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-icecast-\(port)-\(getpid())")
@@ -61,7 +61,7 @@ final class IcecastServer: @unchecked Sendable {
 
     /// Starts (or restarts) icecast and waits for the feeder on the mount. icecast 2.4.4 segfaults now and
     /// then right after start (seen about once in 30 starts), so a start that dies is tried again, three times.
-    func startIcecastAndWaitForMount(timeout: Double) throws -> Bool {
+    public func startIcecastAndWaitForMount(timeout: Double) throws -> Bool {
         for _ in 0..<3 {
             try startIcecast()
             if waitForMount(timeout: timeout) { return true }
@@ -87,7 +87,7 @@ final class IcecastServer: @unchecked Sendable {
     }
 
     /// SIGKILLs icecast, as a crash or a pulled cable would end it.
-    func killIcecast() {
+    public func killIcecast() {
         guard let process = lock.withLock({ icecast }) else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -106,7 +106,7 @@ final class IcecastServer: @unchecked Sendable {
     }
 
     /// Sets the mount's ICY `StreamTitle` through the admin API.
-    func setTitle(_ title: String) throws {
+    public func setTitle(_ title: String) throws {
         let query = "mount=\(mount)&mode=updinfo&charset=UTF-8&song="
             + (title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? title)
         _ = try get("/admin/metadata?\(query)", admin: true)
@@ -151,7 +151,7 @@ final class IcecastServer: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() {
+    public func stop() {
         let (icecast, feeder) = lock.withLock { () -> (Process?, Process?) in
             stopped = true
             return (self.icecast, self.feeder)
