@@ -10,7 +10,7 @@ public enum StreamFormat: Equatable, Sendable {
     case unsupported(String)
 
     /// The smallest prefix ``detect(contentType:url:prefix:)`` wants to see when the header alone does not decide.
-    public static let sniffLength = 512
+    public static let sniffLength = 4096
 
     /// Classifies a response. Playlists win by content, then content type, then extension; audio is sniffed
     /// from its first bytes when the type is generic (`application/octet-stream`, `text/plain`, missing).
@@ -61,11 +61,54 @@ public enum StreamFormat: Equatable, Sendable {
         if prefix.starts(with: [0x66, 0x4C, 0x61, 0x43]) { return .unsupported("FLAC") }  // "fLaC"
         if prefix.starts(with: [0x49, 0x44, 0x33]) { return .mpeg }  // "ID3" tag before MPEG frames
         if prefix.count >= 8 && prefix[4...7].elementsEqual([0x66, 0x74, 0x79, 0x70]) { return .unsupported("AAC") }  // MP4 "ftyp"
-        // Frame sync: 11 set bits. The two layer bits are 00 for ADTS (AAC) and never 00 for MPEG audio.
+        // A connection may start mid-frame, so a frame header counts only when the next frame's header
+        // follows exactly where its length says (a lone 0xFFE pattern is common inside MPEG frame data).
         for index in 0..<(prefix.count - 1) where prefix[index] == 0xFF && prefix[index + 1] & 0xE0 == 0xE0 {
-            return prefix[index + 1] & 0x06 == 0 ? .unsupported("AAC") : .mpeg
+            if let length = mpegFrameLength(prefix, at: index), index + length + 4 <= prefix.count,
+               let next = mpegFrameLength(prefix, at: index + length), next > 0,
+               prefix[index + 1] & 0xFE == prefix[index + length + 1] & 0xFE {
+                return .mpeg
+            }
+            if let length = adtsFrameLength(prefix, at: index), index + length + 7 <= prefix.count,
+               adtsFrameLength(prefix, at: index + length) != nil {
+                return .unsupported("AAC")
+            }
         }
         return nil
+    }
+
+    /// The length of the MPEG audio frame whose header starts at `index`, nil when it is not a valid header.
+    private static func mpegFrameLength(_ bytes: [UInt8], at index: Int) -> Int? {
+        guard index + 4 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { return nil }
+        let version = (bytes[index + 1] >> 3) & 3  // 0: MPEG 2.5, 2: MPEG 2, 3: MPEG 1
+        let layer = (bytes[index + 1] >> 1) & 3  // 1: III, 2: II, 3: I
+        let bitrateIndex = Int(bytes[index + 2] >> 4)
+        let rateIndex = Int((bytes[index + 2] >> 2) & 3)
+        let padding = Int((bytes[index + 2] >> 1) & 1)
+        guard version != 1, layer != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
+        let mpeg1 = version == 3
+        let bitrates: [Int]
+        switch (mpeg1, layer) {
+        case (true, 3): bitrates = [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448]
+        case (true, 2): bitrates = [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384]
+        case (true, _): bitrates = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+        case (false, 3): bitrates = [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256]
+        default: bitrates = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
+        }
+        let rates = [44100, 48000, 32000][rateIndex] >> (version == 3 ? 0 : version == 2 ? 1 : 2)
+        let bitrate = bitrates[bitrateIndex] * 1000
+        switch layer {
+        case 3: return (12 * bitrate / rates + padding) * 4
+        case 1 where !mpeg1: return 72 * bitrate / rates + padding
+        default: return 144 * bitrate / rates + padding
+        }
+    }
+
+    /// The length of the ADTS (AAC) frame whose header starts at `index`, nil when it is not a valid header.
+    private static func adtsFrameLength(_ bytes: [UInt8], at index: Int) -> Int? {
+        guard index + 7 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xF6 == 0xF0 else { return nil }
+        let length = (Int(bytes[index + 3] & 3) << 11) | (Int(bytes[index + 4]) << 3) | (Int(bytes[index + 5]) >> 5)
+        return length >= 7 ? length : nil
     }
 
     private static func looksLikeURLList(_ text: String) -> Bool {

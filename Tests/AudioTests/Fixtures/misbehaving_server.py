@@ -168,7 +168,7 @@ class Handler(socketserver.BaseRequestHandler):
             self.stream(speed, METAINT, huge=True)
         elif path == "/aac":
             self.head(headers=[("Content-Type", "audio/aac")])
-            frame = bytes([0xFF, 0xF1, 0x50, 0x80, 0x2E, 0x7F, 0xFC]) + bytes(360)
+            frame = bytes([0xFF, 0xF1, 0x50, 0x80, 0x2D, 0xFF, 0xFC]) + bytes(360)  # ADTS, 367 bytes a frame
             for _ in range(200):
                 self.send(frame)
         elif path == "/ogg":

@@ -1,9 +1,14 @@
+import WavedialTestSupport
 import XCTest
 @testable import Audio
 
 final class StreamFormatTests: XCTestCase {
-    private let mp3Frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 600)
-    private let adtsFrame: [UInt8] = [0xFF, 0xF1, 0x50, 0x80] + [UInt8](repeating: 0, count: 600)
+    /// Three MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each), entered mid-frame.
+    private let mp3Frames: [UInt8] = [0x12, 0xFF, 0xE3, 0x00]
+        + Array([[UInt8]]((0..<3).map { _ in [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413) }).joined())
+    /// Three ADTS frames of 367 bytes, entered mid-frame.
+    private let adtsFrames: [UInt8] = [0x00, 0xFF, 0xF1]
+        + Array([[UInt8]]((0..<3).map { _ in [0xFF, 0xF1, 0x50, 0x80, 0x2D, 0xFF, 0xFC] + [UInt8](repeating: 0, count: 360) }).joined())
 
     func testByContentType() {
         XCTAssertEqual(StreamFormat.detect(contentType: "audio/mpeg", url: "http://h/s", prefix: []), .mpeg)
@@ -14,10 +19,20 @@ final class StreamFormatTests: XCTestCase {
     }
 
     func testContentBeatsAMisleadingType() {
-        XCTAssertEqual(StreamFormat.detect(contentType: "audio/mpeg", url: "http://h/s", prefix: adtsFrame), .unsupported("AAC"))
-        XCTAssertEqual(StreamFormat.detect(contentType: "application/octet-stream", url: "http://h/s", prefix: mp3Frame), .mpeg)
+        XCTAssertEqual(StreamFormat.detect(contentType: "audio/mpeg", url: "http://h/s", prefix: adtsFrames), .unsupported("AAC"))
+        XCTAssertEqual(StreamFormat.detect(contentType: "application/octet-stream", url: "http://h/s", prefix: mp3Frames), .mpeg)
         XCTAssertEqual(StreamFormat.detect(contentType: "text/plain", url: "http://h/s", prefix: Array("[playlist]\nFile1=x".utf8)), .playlist(.pls))
         XCTAssertEqual(StreamFormat.detect(contentType: "audio/mpeg", url: "http://h/s", prefix: Array("OggS\0\0\0\0".utf8)), .unsupported("Ogg"))
+    }
+
+    func testAStrayFrameSyncInsideMPEGDataIsNotTakenForAAC() throws {
+        // Live bursts start anywhere; a 0xFFF pattern inside frame data must not decide the format.
+        let tone = Array(try Data(contentsOf: TestMedia.tone(seconds: 5)))
+        for start in stride(from: 1, to: 20_000, by: 997) {
+            let prefix = Array(tone[start..<(start + StreamFormat.sniffLength)])
+            XCTAssertEqual(StreamFormat.detect(contentType: "audio/mpeg", url: "http://h/s", prefix: prefix), .mpeg, "start \(start)")
+            XCTAssertEqual(StreamFormat.detect(contentType: nil, url: "http://h/s", prefix: prefix), .mpeg, "start \(start)")
+        }
     }
 
     func testHLSIsRecognised() {
