@@ -14,7 +14,9 @@ libs=()
 for binary in "$@"; do
   needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   for soname in $needed; do
-    path=$(ldd "$binary" | awk -v so="$soname" '$1 == so && $2 == "=>" { print $3 }')
+    # "libfoo.so.1 => /path (addr)", or for the dynamic loader "/lib64/ld-linux-x86-64.so.2 (addr)".
+    path=$(ldd "$binary" | awk -v so="$soname" '$1 == so && $2 == "=>" { print $3; exit }
+      substr($1, length($1) - length(so)) == "/" so { print $1; exit }')
     [ -n "$path" ] || { echo "runtime-deps.sh: $binary needs $soname, which is not installed" >&2; status=1; continue; }
     libs+=("$path")
   done
