@@ -14,6 +14,7 @@ let package = Package(
         // Libraries for the benchmark package in Benchmarks/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
+        .library(name: "Supervisor", targets: ["Supervisor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -86,6 +87,12 @@ let package = Package(
             name: "WavedialTestSupport",
             dependencies: ["WavedialCore", "Hardware", "Display"],
             swiftSettings: swift5),
+
+        // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.
+        .executableTarget(
+            name: "gpio-bench",
+            dependencies: ["Hardware", "WavedialTestSupport", .product(name: "Logging", package: "swift-log")],
+            path: "bench/gpio", exclude: ["run.sh"], swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),

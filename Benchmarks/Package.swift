@@ -11,5 +11,9 @@ let package = Package(
             name: "catalog-bench",
             dependencies: [.product(name: "WavedialCore", package: "Wavedial")],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "knob-bench",
+            dependencies: [.product(name: "Supervisor", package: "Wavedial")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

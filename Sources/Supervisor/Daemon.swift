@@ -160,7 +160,7 @@ public final class Daemon {
             let failed = DispatchSemaphore(value: 0)
             var failure: Error?
             let reader = InputReader(
-                settings: settings, backend: try GpiodBackend(), logger: logger,
+                settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds), logger: logger,
                 handlers: .init(event: { controller.handle($0) }, failure: { error in
                     failure = error
                     failed.signal()

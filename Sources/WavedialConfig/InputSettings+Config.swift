@@ -11,6 +11,12 @@ extension InputSettings {
         buttonsActiveLow = section.bool("active_low", default: buttonsActiveLow)
         debounceNanoseconds = UInt64(section.int("debounce_ms", default: Int(debounceNanoseconds / 1_000_000), range: 1...500)) * 1_000_000
         longPressNanoseconds = UInt64(section.int("long_press_ms", default: Int(longPressNanoseconds / 1_000_000), range: 100...10_000)) * 1_000_000
+        autoRepeat.delayNanoseconds = UInt64(section.int(
+            "repeat_delay_ms", default: Int(autoRepeat.delayNanoseconds / 1_000_000), range: 100...5000)) * 1_000_000
+        autoRepeat.intervalNanoseconds = UInt64(section.int(
+            "repeat_interval_ms", default: Int(autoRepeat.intervalNanoseconds / 1_000_000), range: 20...5000)) * 1_000_000
+        edgeOrderingNanoseconds = UInt64(section.int(
+            "edge_ordering_ms", default: Int(edgeOrderingNanoseconds / 1_000_000), range: 0...50)) * 1_000_000
 
         let encoderSection = section.section("encoder")
         encoder.a = Self.line(encoderSection, "a") ?? encoder.a
@@ -36,9 +42,14 @@ extension InputSettings {
             "acceleration_max_steps", default: encoder.acceleration.maximumStepsPerDetent, range: 1...100)
 
         let buttonSection = section.section("buttons")
+        let repeating = buttonSection.strings("repeat", default: [])
+        for name in repeating where !buttons.contains(where: { $0.name == name }) {
+            buttonSection.report("repeat", "names unknown button \"\(name)\" (play, pause, back, forward, favorite)")
+        }
         buttons = buttons.map { button in
             var button = button
             button.line = Self.line(buttonSection, button.name) ?? button.line
+            button.repeats = repeating.contains(button.name)
             return button
         }
         var seen: [GPIOLineID: String] = [:]

@@ -20,6 +20,7 @@ enum CommandRegistry {
         CheckURLCommand.self,
         PlayURLCommand.self,
         LCDCommand.self,
+        GPIOCommand.self,
         SimCommand.self,
         ConfigCommand.self,
         DoctorCommand.self,

@@ -63,8 +63,8 @@ public final class Player: @unchecked Sendable {
 
     /// Tunes `station`: the current transfer is cancelled and released, the new one starts at once.
     public func play(_ station: PlayableStation) {
-        let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] event in
-            self?.handle(event, from: station)
+        let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
+            self?.handle(event, from: session)
         }
         let old = control.withLock { () -> StationSession? in
             let old = session
@@ -176,9 +176,9 @@ public final class Player: @unchecked Sendable {
 
     // MARK: Network events
 
-    private func handle(_ event: StationSession.Event, from station: PlayableStation) {
+    private func handle(_ event: StationSession.Event, from reporting: StationSession) {
         control.withLock {
-            guard session?.station == station else { return }
+            guard session === reporting else { return }
             switch event {
             case .connecting:
                 if case .retrying = netPhase { return }
@@ -190,7 +190,7 @@ public final class Player: @unchecked Sendable {
             case .disconnected(let failure):
                 netPhase = .retrying(failure)
             case .failed(let failure):
-                if !everPlayed || !isAudible { terminalFailure = failure }
+                terminalFailure = failure
             }
         }
         publishStatus()
@@ -228,9 +228,10 @@ public final class Player: @unchecked Sendable {
         return .connecting
     }
 
-    private func publishTitle(_ title: String, for station: PlayableStation) {
+    private func publishTitle(_ title: String, from reporting: StationSession) {
+        let station = reporting.station
         let (observers, statusChanged) = control.withLock { () -> ([(TrackTitle) -> Void], Bool) in
-            guard session?.station == station, published.title != title else { return ([], false) }
+            guard session === reporting, published.title != title else { return ([], false) }
             published.title = title
             return (Array(titleObservers.values), true)
         }
@@ -344,6 +345,6 @@ public final class Player: @unchecked Sendable {
 
     /// The audio thread reached `title` in the audio it plays.
     func titleReached(_ title: String, session reporting: StationSession) {
-        publishTitle(title, for: reporting.station)
+        publishTitle(title, from: reporting)
     }
 }

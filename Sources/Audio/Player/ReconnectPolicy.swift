@@ -5,14 +5,15 @@
 public struct ReconnectPolicy: Equatable, Sendable {
     /// Wait before the first retry (default 0.1 s).
     public var initialDelay: Double
-    /// Delays double up to this while the outage is young (default 0.5 s).
+    /// Delays double up to this while the outage is young (default 0.25 s: with icecast's own 0.3 s to first
+    /// byte, sound is back about half a second after the server).
     public var fastCap: Double
     /// How long the outage may last before backing off further (default 60 s).
     public var fastWindow: Double
     /// The longest wait (default 5 s: a returning server is heard again within 5 s).
     public var maximumDelay: Double
 
-    public init(initialDelay: Double = 0.1, fastCap: Double = 0.5, fastWindow: Double = 60, maximumDelay: Double = 5) {
+    public init(initialDelay: Double = 0.1, fastCap: Double = 0.25, fastWindow: Double = 60, maximumDelay: Double = 5) {
         self.initialDelay = initialDelay
         self.fastCap = fastCap
         self.fastWindow = fastWindow

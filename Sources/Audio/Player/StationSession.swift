@@ -29,7 +29,7 @@ final class StationSession: @unchecked Sendable {
     let ring: ByteRing
     private let settings: PlayerSettings
     private let logger: Logger
-    private let onEvent: (Event) -> Void
+    private let onEvent: (StationSession, Event) -> Void
     private let condition = NSCondition()
     private var isCancelled = false
     private var source: CurlStreamSource?
@@ -41,7 +41,10 @@ final class StationSession: @unchecked Sendable {
     /// The most compressed bytes per second a ring is sized for (320 kbit/s, MP3's highest).
     private static let maximumBytesPerSecond = 40_000
 
-    init(station: PlayableStation, settings: PlayerSettings, logger: Logger, onEvent: @escaping (Event) -> Void) {
+    /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
+    ///   a session it already replaced) and what happened.
+    init(station: PlayableStation, settings: PlayerSettings, logger: Logger,
+         onEvent: @escaping (StationSession, Event) -> Void) {
         self.station = station
         self.settings = settings
         self.logger = logger
@@ -98,7 +101,7 @@ final class StationSession: @unchecked Sendable {
         var everStreamed = false
         var outageStart = started
         while !cancelled {
-            onEvent(.connecting)
+            onEvent(self, .connecting)
             let connectedAt = Self.now
             switch stream(url: station.url, depth: 0) {
             case .cancelled:
@@ -119,7 +122,7 @@ final class StationSession: @unchecked Sendable {
                 }
                 logger.info("stream dropped, reconnecting", metadata: [
                     "stream.url": "\(station.url)", "reason": "\(failure)", "attempt": "\(attempt)"])
-                onEvent(.disconnected(failure))
+                onEvent(self, .disconnected(failure))
                 let delay = settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
                 attempt += 1
                 condition.withLock {
@@ -133,7 +136,7 @@ final class StationSession: @unchecked Sendable {
     private func finish(_ failure: PlaybackFailure) {
         guard !cancelled else { return }
         logger.info("station failed", metadata: ["stream.url": "\(station.url)", "reason": "\(failure)"])
-        onEvent(.failed(failure))
+        onEvent(self, .failed(failure))
         ring.close()
     }
 
@@ -165,7 +168,7 @@ final class StationSession: @unchecked Sendable {
             format = StreamFormat.detect(contentType: response?.contentType, url: response?.url ?? url, prefix: pending)
             if format == .mpeg, let response {
                 ring.mark(.discontinuity)
-                onEvent(.connected(response))
+                onEvent(self, .connected(response))
             }
         }
         func pushAudio(_ bytes: UnsafeRawBufferPointer) -> Bool {

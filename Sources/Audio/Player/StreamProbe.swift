@@ -36,7 +36,7 @@ public enum StreamProbe {
         var failure: PlaybackFailure?
         var lastFailure: PlaybackFailure?
         let station = PlayableStation(id: "probe", name: "probe", url: url)
-        let session = StationSession(station: station, settings: settings, logger: logger) { event in
+        let session = StationSession(station: station, settings: settings, logger: logger) { _, event in
             lock.withLock {
                 switch event {
                 case .connected(let received): response = received

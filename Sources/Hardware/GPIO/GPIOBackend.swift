@@ -9,9 +9,13 @@ public protocol GPIOBackend: AnyObject {
     /// Returns their current logical levels, in order. Throws `GPIOError`.
     func request(chip: String, lines: [GPIOLineSpec]) throws -> [Bool]
 
-    /// Blocks until edges arrive, `deadline` (`CLOCK_MONOTONIC` ns) passes or `wake()` is called.
+    /// Blocks until edges arrive, `completeUntil` reaches `deadline` (`CLOCK_MONOTONIC` ns) or `wake()` is called.
     /// Returns the edges read, oldest first (empty on timeout or wake). Throws `GPIOError`.
     func waitForEdges(until deadline: UInt64?) throws -> [GPIOEdge]
+
+    /// Time up to which every edge has been returned (`CLOCK_MONOTONIC` ns): a decoder may decide
+    /// timeouts (debounce, long press) up to here. Same thread as `waitForEdges(until:)`.
+    var completeUntil: UInt64 { get }
 
     /// Makes a blocked or the next `waitForEdges(until:)` return at once. Any thread.
     func wake()

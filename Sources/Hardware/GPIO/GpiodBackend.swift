@@ -5,16 +5,22 @@ import Glibc
 /// Edges of real GPIO lines: libgpiod requests through `GpiodChip`, both-edge events with the
 /// kernel's timestamps, one `poll` over every line's event descriptor and a wake-up pipe.
 ///
-/// `waitForEdges(until:)` reads every line that has events and returns them merged by timestamp,
-/// so edges of different lines keep their order. Threads as `GPIOBackend` says.
+/// `waitForEdges(until:)` reads every line that has events and returns them in timestamp order
+/// through an `EdgeOrderingBuffer`, so edges of different lines keep their order even when the
+/// kernel queues them late. Threads as `GPIOBackend` says.
 public final class GpiodBackend: GPIOBackend {
     private var chip: GpiodChip?
     private var lines: [GpiodChip.Line] = []
     private var descriptors: [pollfd] = []
     private let wakePipe: (read: Int32, write: Int32)
+    private var ordering: EdgeOrderingBuffer
+
+    /// The default ordering window: edges are held this long after their timestamp.
+    public static let defaultOrderingWindowNanoseconds: UInt64 = 2_000_000
 
     /// Creates the backend; no line is requested yet. Throws `GPIOError` `.system` when no pipe can be made.
-    public init() throws {
+    public init(orderingWindowNanoseconds: UInt64 = GpiodBackend.defaultOrderingWindowNanoseconds) throws {
+        ordering = EdgeOrderingBuffer(windowNanoseconds: orderingWindowNanoseconds)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             throw GPIOError(.system, "cannot create a pipe: \(String(cString: strerror(errno)))", errno: errno)
@@ -55,11 +61,13 @@ public final class GpiodBackend: GPIOBackend {
         return levels
     }
 
-    /// Waits with `poll` (timeout rounded up to the millisecond) and reads every ready line. Throws `GPIOError` `.system`.
+    /// Waits with `poll` (timeout rounded up to the millisecond) and reads every ready line; returns
+    /// the edges whose ordering window has passed. Throws `GPIOError` `.system`.
     public func waitForEdges(until deadline: UInt64?) throws -> [GPIOEdge] {
         guard let chip else { throw GPIOError(.system, "no GPIO lines requested") }
         var timeout: Int32 = -1
-        if let deadline {
+        let wakeAt = [deadline.map { $0 + ordering.windowNanoseconds }, ordering.nextRelease].compactMap { $0 }.min()
+        if let deadline = wakeAt {
             let now = MonotonicClock.now()
             let remaining = deadline > now ? deadline - now : 0
             timeout = Int32(min((remaining + 999_999) / 1_000_000, UInt64(Int32.max)))
@@ -80,11 +88,12 @@ public final class GpiodBackend: GPIOBackend {
             var drain = [UInt8](repeating: 0, count: 64)
             while read(wakePipe.read, &drain, drain.count) > 0 {}
         }
-        // Each line's events are in order; merge the lines by timestamp.
-        return edges.enumerated()
-            .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
-            .map(\.element)
+        ordering.add(edges)
+        return ordering.release(at: MonotonicClock.now())
     }
+
+    /// Now less the ordering window, or the oldest held edge: every edge before it has been returned.
+    public var completeUntil: UInt64 { ordering.complete(at: MonotonicClock.now()) }
 
     /// Writes a byte to the wake-up pipe. Any thread.
     public func wake() {
@@ -98,5 +107,6 @@ public final class GpiodBackend: GPIOBackend {
         chip = nil
         lines = []
         descriptors = []
+        ordering = EdgeOrderingBuffer(windowNanoseconds: ordering.windowNanoseconds)
     }
 }

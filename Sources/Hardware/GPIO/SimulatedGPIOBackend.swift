@@ -83,6 +83,9 @@ public final class SimulatedGPIOBackend: GPIOBackend {
         return pending
     }
 
+    /// Edges are handed out as they are made: everything up to now has been returned.
+    public var completeUntil: UInt64 { MonotonicClock.now() }
+
     public func wake() {
         condition.lock()
         woken = true

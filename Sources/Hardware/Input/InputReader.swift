@@ -40,15 +40,17 @@ public final class InputReader {
         self.handlers = handlers
     }
 
-    /// Requests the lines and starts the `wd-gpio` thread. Throws `GPIOError` (e.g. `.lineBusy`).
+    /// Requests the lines and starts the `wd-gpio` thread (again after `stop()`). Throws `GPIOError` (e.g. `.lineBusy`).
     public func start() throws {
         precondition(thread == nil, "InputReader started twice")
         let lines = InputDecoder.lines(for: settings)
         let levels = try backend.request(chip: settings.chip, lines: lines)
+        stopLock.withLock { stopRequested = false }
         let requestTime = MonotonicClock.now()
         logger.info("reading GPIO input", metadata: ["gpio.chip": "\(settings.chip)", "gpio.lines": "\(lines.count)"])
         let thread = Thread { [self] in
             defer { finished.signal() }
+            raisePriority()
             var decoder = InputDecoder(settings: settings, levels: levels, at: requestTime)
             run(&decoder)
         }
@@ -67,6 +69,21 @@ public final class InputReader {
         backend.release()
     }
 
+    /// Real-time priority for `wd-gpio`, below the kernel's IRQ threads (50): the kernel keeps only
+    /// 16 events a line (uAPI v1), so a reader that waits behind busy threads loses edges unnoticed.
+    /// Needs CAP_SYS_NICE (systemd `CPUSchedulingPolicy=fifo` or `AmbientCapabilities`); without it
+    /// the thread runs at normal priority.
+    public static let realtimePriority: Int32 = 10
+
+    private func raisePriority() {
+        var parameters = sched_param()
+        parameters.sched_priority = Self.realtimePriority
+        let result = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
+        if result != 0 {
+            logger.info("GPIO input runs without real-time priority", metadata: ["error": "\(String(cString: strerror(result)))"])
+        }
+    }
+
     private var shouldStop: Bool { stopLock.withLock { stopRequested } }
 
     private func run(_ decoder: inout InputDecoder) {
@@ -77,7 +94,7 @@ public final class InputReader {
                     for edge in edges { edgeHandler(edge, decoder.lines[edge.line]) }
                 }
                 var events = decoder.handle(edges)
-                events += decoder.advance(to: MonotonicClock.now())
+                events += decoder.advance(to: backend.completeUntil)
                 events.forEach(handlers.event)
             } catch {
                 logger.info("GPIO input stopped", metadata: ["error": "\(error)"])

@@ -61,6 +61,8 @@ public struct InputSettings: Sendable, Equatable {
     public var longPressNanoseconds: UInt64 = 800_000_000
     /// Timing of the buttons with `repeats` set.
     public var autoRepeat = ButtonDecoder.AutoRepeat()
+    /// How long edges are held to put the lines' events back in timestamp order (see `GpiodBackend`).
+    public var edgeOrderingNanoseconds = GpiodBackend.defaultOrderingWindowNanoseconds
 
     /// The defaults of `[hardware]`: gpiod on gpiochip0, encoder on 17/27/22, buttons on 5, 6, 13, 16, 26
     /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C).

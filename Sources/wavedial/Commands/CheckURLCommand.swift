@@ -19,6 +19,11 @@ struct CheckURLCommand: ParsableCommand {
     @Option(help: "Seconds to try before giving up.")
     var timeout: Double = 10
 
+    func validate() throws {
+        try StreamURLArgument.validate(url)
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
     func run() throws {
         var logger = Logger(label: "wavedial.audio")
         logger.logLevel = .error

@@ -135,7 +135,7 @@ struct DoctorCommand: ParsableCommand {
         let settings = configuration.hardware
         guard settings.backend == .gpiod else { return Finding(check: "gpio", ok: true, detail: "backend \(settings.backend.rawValue)") }
         do {
-            let backend = try GpiodBackend()
+            let backend = try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds)
             let lines = InputDecoder.lines(for: settings)
             _ = try backend.request(chip: settings.chip, lines: lines)
             backend.release()

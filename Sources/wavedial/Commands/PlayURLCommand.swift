@@ -17,13 +17,16 @@ struct PlayURLCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (default: play until interrupted).")
     var seconds: Double?
 
-    @Option(help: "ALSA PCM device name ([audio] device).")
-    var device = "default"
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "ALSA PCM device name (default: the config's [audio] device).")
+    var device: String?
 
     @Option(help: "Volume from 0 to 1.")
     var volume = 1.0
 
     func validate() throws {
+        try StreamURLArgument.validate(url)
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume must be between 0 and 1") }
     }
@@ -31,7 +34,10 @@ struct PlayURLCommand: ParsableCommand {
     func run() throws {
         var logger = Logger(label: "wavedial.audio")
         logger.logLevel = .error
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: device), volume: volume), logger: logger)
+        var settings = try global.loadConfiguration().audio
+        if let device { settings.output.device = device }
+        settings.volume = volume
+        let player = Player(settings: settings, logger: logger)
         let done = DispatchSemaphore(value: 0)
         let lock = NSLock()
         var failure: PlaybackFailure?

@@ -48,8 +48,7 @@ final class PlayerIcecastTests: XCTestCase {
         XCTAssertTrue(recorder.waitForState(timeout: 5) { $0 == .buffering }, "\(recorder.states)")
         let framesBeforeRestart = AlsaCapture.samples(in: file).count / 2
         Thread.sleep(forTimeInterval: 1)
-        try icecast.startIcecast()
-        XCTAssertTrue(icecast.waitForMount(timeout: 10), "icecast came back")
+        XCTAssertTrue(try icecast.startIcecastAndWaitForMount(timeout: 10), "icecast came back")
         let mountBack = Date()
         XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isPlaying }, "sound back within 5 s: \(recorder.states)")
         XCTAssertLessThan(Date().timeIntervalSince(mountBack), 5)

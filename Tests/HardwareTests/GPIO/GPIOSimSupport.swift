@@ -53,3 +53,13 @@ func detents(_ events: [InputEvent]) -> [Int] {
 func actions(_ events: [InputEvent], of button: String) -> [ButtonAction] {
     events.compactMap { if case .button(button, let action) = $0.kind { return action } else { return nil } }
 }
+
+/// Waits (up to 5 s) until `backend` has returned `count` edges; returns them.
+func edges(from backend: GPIOBackend, count: Int) throws -> [GPIOEdge] {
+    let limit = MonotonicClock.now() + 5_000_000_000
+    var edges: [GPIOEdge] = []
+    while edges.count < count && MonotonicClock.now() < limit {
+        edges += try backend.waitForEdges(until: limit)
+    }
+    return edges
+}

@@ -61,4 +61,21 @@ final class SimulatedGPIOBackendTests: XCTestCase {
         XCTAssertEqual(actions(events, of: "favorite"), [.press, .long, .release])
         XCTAssertEqual(collector.receivedEdges.count, 18)
     }
+
+    func testInputReaderCanBeStoppedAndStartedAgain() throws {
+        var settings = InputSettings()
+        settings.encoder.acceleration.isEnabled = false
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        let collector = InputEventCollector()
+        let reader = InputReader(settings: settings, backend: backend, logger: Logger(label: "test.gpio"),
+                                 handlers: collector.handlers)
+        try reader.start()
+        try backend.turn(1, stepsPerDetent: .four)
+        _ = collector.wait { detents($0).count == 1 }
+        reader.stop()
+        try reader.start()
+        defer { reader.stop() }
+        try backend.turn(-2, stepsPerDetent: .four)
+        XCTAssertEqual(detents(collector.wait { detents($0).count == 3 }), [1, -1, -1])
+    }
 }

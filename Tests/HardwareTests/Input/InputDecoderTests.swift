@@ -155,7 +155,7 @@ final class InputDecoderTests: XCTestCase {
         XCTAssertEqual([settings.encoder.a, settings.encoder.b, settings.encoder.push], [17, 27, 22])
         XCTAssertEqual(settings.encoder.stepsPerDetent, .four)
         XCTAssertEqual(settings.buttons.map(\.name), ["play", "pause", "back", "forward", "favorite"])
-        XCTAssertEqual(settings.buttons.map(\.line), [5, 6, 13, 19, 26])
+        XCTAssertEqual(settings.buttons.map(\.line), [5, 6, 13, 16, 26])
         XCTAssertEqual(settings.debounceNanoseconds, 30 * ms)
         XCTAssertEqual(settings.longPressNanoseconds, 800 * ms)
     }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The appliance's own figures, with the real daemon:
+#   * daemon start → ready (control socket answers), cold process each time;
+#   * knob rest → first audio of the snapped station, and RSS/CPU while playing: wavediald
+#     --headless on the loopback Icecast rig of bench/audio, ALSA into its paced sink; the knob
+#     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
+#   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
+# Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+reps=${1:-3}
+export BENCH_DIR=${BENCH_DIR:-/tmp/wavedial-bench}
+export PORT=${PORT:-18100}
+work="$BENCH_DIR/daemon"
+rm -rf "$work" && mkdir -p "$work"
+export PATH="/opt/swift/usr/bin:$PATH"
+(cd "$root" && swift build -c release --product wavediald >/dev/null && swift build -c release --product wavedial >/dev/null)
+(cd "$root/Benchmarks" && swift build -c release --product knob-bench >/dev/null)
+bin=$(cd "$root" && swift build -c release --show-bin-path)
+
+"$root/bench/audio/rig.sh" start
+trap '"$root/bench/audio/rig.sh" stop >/dev/null; kill $catalog 2>/dev/null || true' EXIT
+url=$("$root/bench/audio/rig.sh" url)
+
+# A catalog with the rig's stream on 94.1 near Berlin, served by the loopback Radio Browser.
+python3 - "$url" "$work/stations.json" <<'PY'
+import json, sys
+url, out = sys.argv[1], sys.argv[2]
+stations = [{"stationuuid": "00000000-0000-4000-8000-00000000be01", "name": "Bench FM 94.1", "url": url,
+             "url_resolved": url, "countrycode": "DE", "country": "Germany", "codec": "MP3", "bitrate": 128,
+             "hls": 0, "lastcheckok": 1, "geo_lat": 52.52, "geo_long": 13.40}]
+json.dump(stations, open(out, "w"))
+PY
+python3 "$root/Tests/Fixtures/radio_browser_server.py" --stations "$work/stations.json" >"$work/port" &
+catalog=$!
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+cat >"$work/config.toml" <<TOML
+[location]
+latitude = 52.52
+longitude = 13.405
+country = "DE"
+[catalog]
+database = "$work/wavedial.sqlite"
+servers = ["http://127.0.0.1:$(head -1 "$work/port")"]
+[audio]
+device = "default"
+[daemon]
+resume_on_start = false
+[control]
+socket = "$work/control.sock"
+TOML
+export WAVEDIAL_CONFIG="$work/config.toml"
+"$bin/wavedial" sync >/dev/null
+
+echo "== daemon start → ready (control socket answers), $reps cold starts"
+python3 - "$bin/wavediald" "$work" "$reps" <<'PY'
+import os, socket, statistics, subprocess, sys, time
+daemon, work, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+times = []
+for _ in range(reps):
+    t0 = time.monotonic()
+    p = subprocess.Popen([daemon, "--headless"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX); s.connect(f"{work}/control.sock"); s.close(); break
+        except OSError:
+            time.sleep(0.001)
+    times.append((time.monotonic() - t0) * 1000)
+    p.terminate(); p.wait()
+print(f"start → ready: median {statistics.median(times):.0f} ms, max {max(times):.0f} ms")
+PY
+
+echo "== knob rest → first audio, CPU and RSS while playing (paced sink, $reps runs of 60 s)"
+"$root/bench/audio/measure.py" --name daemon-knob --url "$url" --reps "$reps" --duration 60 \
+  --results "$work/results.jsonl" --cmd "$bin/wavediald --headless" \
+  --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 \
+  --env WAVEDIAL_CONFIG="$work/config.toml"
+echo "(time to first audio above includes the 400 ms the knob must rest before the needle snaps)"
+
+echo "== detent → LCD"
+"$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300
+echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
