@@ -70,10 +70,11 @@ reload() {
 check "systemctl reload (SIGHUP): same process, still active" reload
 
 sandbox() {
-  journalctl -u wavediald.service --no-pager -o cat | tail -40
-  ! journalctl -u wavediald.service --no-pager -o cat | grep -iE 'operation not permitted|permission denied|read-only file system|bad system call'
+  journalctl -u wavediald.service --no-pager -o cat > /tmp/journal
+  tail -40 /tmp/journal
+  ! grep -iE ' critical |operation not permitted|permission denied|read-only file system|bad system call|unable to open' /tmp/journal
 }
-check "the sandbox denied the daemon nothing (journal)" sandbox
+check "nothing critical and no denial in the daemon's journal" sandbox
 
 stop() {
   systemctl stop wavediald.service &&
