@@ -36,6 +36,15 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT (or `q` in the simulator). - Returns: the exit status.
     public func run() -> Int32 {
+        // Signals are caught from the start, so a stop during start-up is a clean stop too.
+        let stop = DispatchSemaphore(value: 0)
+        var controllerForReload: RadioController?
+        let signals = watchSignals(stop: stop) { [self] in
+            guard let controller = controllerForReload else { return }
+            notifier.notify("RELOADING=1")
+            _ = reload(controller)
+            notifier.notify("READY=1")
+        }
         let database: WavedialDatabase
         do {
             database = try WavedialDatabase.open(path: configuration.catalog.database)
@@ -57,6 +66,7 @@ public final class Daemon {
             configuration: configuration, database: database, player: player,
             display: { display.update($0) }, reportPlay: { clicks.report($0) }, logger: Logger(label: "wavedial.controller"))
         controllerReference = controller
+        controllerForReload = controller
         let catalog = CatalogService(
             database: database, settings: configuration.catalog, logger: Logger(label: "wavedial.catalog"),
             onNotice: { controller.setNotice($0, from: "catalog") }, onSynced: { controller.reload() })
@@ -89,8 +99,6 @@ public final class Daemon {
             return 1
         }
 
-        let stop = DispatchSemaphore(value: 0)
-        let signals = watchSignals(stop: stop, controller: controller)
         let watchdog = startWatchdog(controller)
         let terminal = mode == .simulator(interactive: true)
             ? TerminalSimulator(controller: controller, display: display, onQuit: { stop.signal() }) : nil
@@ -179,7 +187,7 @@ public final class Daemon {
         return supervisor
     }
 
-    private func watchSignals(stop: DispatchSemaphore, controller: RadioController) -> [DispatchSourceSignal] {
+    private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
         let queue = DispatchQueue(label: "wd-signals")
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
@@ -191,11 +199,7 @@ public final class Daemon {
         }
         signal(SIGHUP, SIG_IGN)
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        hangup.setEventHandler { [self] in
-            notifier.notify("RELOADING=1")
-            _ = reload(controller)
-            notifier.notify("READY=1")
-        }
+        hangup.setEventHandler(handler: reload)
         hangup.resume()
         sources.append(hangup)
         signal(SIGPIPE, SIG_IGN)

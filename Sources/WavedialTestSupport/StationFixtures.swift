@@ -56,7 +56,7 @@ public enum StationFixtures {
     /// A catalog of `count` stations spread over the globe by a seeded generator, some
     /// without coordinates, some unplayable, some naming an FM frequency.
     public static func generated(count: Int, seed: UInt64 = 1) -> [Station] {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let countries = Array(countryNames.keys).sorted()
         return (0..<count).map { n in
             let hasPosition = Double.random(in: 0..<1, using: &random) < 0.8
@@ -74,20 +74,6 @@ public enum StationFixtures {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64) for reproducible fixtures.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension WavedialDatabase {
     /// An in-memory database whose catalog holds `stations`, as a sync would leave it.

@@ -64,8 +64,9 @@ final class DaemonTests: XCTestCase {
             """.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
-    private func startDaemon() throws -> DaemonProcess {
-        let daemon = try DaemonProcess(configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"))
+    private func startDaemon(environment: [String: String] = [:]) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),
+                                       extraEnvironment: environment)
         XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
         self.daemon = daemon
         return daemon
@@ -189,9 +190,95 @@ final class DaemonTests: XCTestCase {
         XCTAssertTrue(daemon.log.contains("line 1"), daemon.log)
     }
 
+    func testPlaysAreReportedToRadioBrowser() throws {
+        _ = try startDaemon()
+        _ = try waitForStatus { _ in (try? WavedialDatabase.open(path: self.directory.path("db/wavedial.sqlite")).stationCount()) == 3 }
+        XCTAssertEqual(try cli.run("tune", "Talk 94.5").status, 0)
+        let deadline = Date().addingTimeInterval(10)
+        while !catalog.requests().contains(where: { $0.path == "/json/url/00000000-0000-4000-8000-0000000000c1" }) && Date() < deadline {
+            usleep(50_000)
+        }
+        XCTAssertTrue(catalog.requests().contains { $0.path == "/json/url/00000000-0000-4000-8000-0000000000c1" },
+                      "\(catalog.requests().map(\.path))")
+    }
+
+    func testSystemdHearsReadyWatchdogAndStatus() throws {
+        let notifyPath = "/tmp/wd-notify-\(UUID().uuidString.prefix(8))"
+        let receiver = try DatagramReceiver(path: notifyPath)
+        defer { receiver.close() }
+        _ = try startDaemon(environment: ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000"])
+        var messages: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        while !(messages.contains { $0.contains("WATCHDOG=1") }) && Date() < deadline {
+            if let message = receiver.receive(timeout: 1) { messages.append(message) }
+        }
+        XCTAssertTrue(messages.contains { $0.hasPrefix("READY=1") && $0.contains("STATUS=") }, "\(messages)")
+        XCTAssertTrue(messages.contains("WATCHDOG=1"), "\(messages)")
+        XCTAssertEqual(daemon?.terminate(), 0)
+        var rest: [String] = []
+        while let message = receiver.receive(timeout: 1) { rest.append(message) }
+        XCTAssertTrue(rest.contains { $0.hasPrefix("STOPPING=1") }, "\(rest)")
+        daemon = nil
+    }
+
+    func testSIGHUPReloadsTheConfiguration() throws {
+        let daemon = try startDaemon()
+        _ = try waitForStatus { _ in (try? WavedialDatabase.open(path: self.directory.path("db/wavedial.sqlite")).stationCount()) == 3 }
+        XCTAssertEqual(try cli.run("tune", "94.1").status, 0)
+        XCTAssertEqual((try status()["station"] as? [String: Any])?["frequency_mhz"] as? Double, 94.1)
+        // Only the nearest station (Bob, 0.3 km away) stays on the dial: Jazz plays on, off the band.
+        var text = try String(contentsOfFile: configPath, encoding: .utf8)
+        text = text.replacingOccurrences(of: "[dial]\n", with: "[dial]\nstations = 1\n")
+        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        _ = try waitForStatus { ($0["station"] as? [String: Any])?["frequency_mhz"] == nil }
+        XCTAssertTrue(daemon.log.contains("configuration reloaded"), daemon.log)
+        XCTAssertEqual(try cli.run("tune", "94.1").status, 0)
+        XCTAssertEqual(stationID(try status()), "00000000-0000-4000-8000-0000000000b0", "94.1 now finds Bob, the only one on the band")
+        // A broken config on SIGHUP is refused and the running one kept.
+        try "[dial]\nstations = \"many\"\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        usleep(300_000)
+        XCTAssertTrue(daemon.process.isRunning)
+        XCTAssertTrue(daemon.log.contains("configuration not reloaded"), daemon.log)
+        try text.write(toFile: configPath, atomically: true, encoding: .utf8)  // the CLI reads it too
+        XCTAssertEqual(stationID(try status()), "00000000-0000-4000-8000-0000000000b0")
+    }
+
     func testNoDaemonMeansAClearMessage() throws {
         let result = try cli.run("play")
         XCTAssertEqual(result.status, 69)
         XCTAssertEqual(result.stderrLines, ["wavedial: the daemon is not running (no control socket at \(socketPath!))"])
+    }
+}
+
+/// A Unix datagram socket standing in for systemd's notify socket.
+final class DatagramReceiver {
+    private let fd: Int32
+    private let path: String
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    func receive(timeout: Int) -> String? {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+    }
+
+    func close() {
+        Glibc.close(fd)
+        unlink(path)
     }
 }

@@ -39,7 +39,7 @@ final class ServerDiscoveryTests: XCTestCase {
     }
 
     func testBaseURLsAreDistinctAndShuffled() {
-        var generator = SeededGenerator(seed: 3)
+        var generator = SeededRandom(seed: 3)
         let urls = ServerDiscovery.baseURLs(
             for: ["de1.api.radio-browser.info.", "DE1.api.radio-browser.info", "at1.api.radio-browser.info", "nl1.api.radio-browser.info", ""],
             using: &generator)
@@ -48,7 +48,7 @@ final class ServerDiscoveryTests: XCTestCase {
         XCTAssertEqual(urls.count, 3)
         var orders = Set<[String]>()
         for seed in 0..<20 {
-            var generator = SeededGenerator(seed: UInt64(seed))
+            var generator = SeededRandom(seed: UInt64(seed))
             orders.insert(ServerDiscovery.baseURLs(for: ["a", "b", "c"], using: &generator))
         }
         XCTAssertGreaterThan(orders.count, 1, "the order varies, spreading radios over the servers")

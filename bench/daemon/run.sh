@@ -10,8 +10,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 reps=${1:-3}
-export BENCH_DIR=${BENCH_DIR:-/tmp/wavedial-bench}
-export PORT=${PORT:-18100}
+export BENCH_DIR=${BENCH_DIR:-/tmp/wavedial-bench-daemon}
+export PORT=${PORT:-18200}
 work="$BENCH_DIR/daemon"
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/opt/swift/usr/bin:$PATH"
