@@ -14,7 +14,10 @@ libs=()
 for binary in "$@"; do
   needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   for soname in $needed; do
-    path=$(ldd "$binary" | awk -v so="$soname" '$1 == so && $2 == "=>" { print $3 }')
+    # "libfoo.so.1 => /path (addr)", or for the dynamic loader "/lib64/ld-linux-x86-64.so.2 (addr)".
+    # (awk reads all of ldd's output: an early exit would fail the pipeline with SIGPIPE.)
+    path=$(ldd "$binary" | awk -v so="$soname" '$1 == so && $2 == "=>" && !found { print $3; found = 1 }
+      substr($1, length($1) - length(so)) == "/" so && !found { print $1; found = 1 }')
     [ -n "$path" ] || { echo "runtime-deps.sh: $binary needs $soname, which is not installed" >&2; status=1; continue; }
     libs+=("$path")
   done
