@@ -99,11 +99,11 @@ public final class Daemon {
             return 1
         }
 
-        let watchdog = startWatchdog(controller)
         let terminal = mode == .simulator(interactive: true)
             ? TerminalSimulator(controller: controller, display: display, onQuit: { stop.signal() }) : nil
         terminal?.start()
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
+        let watchdog = startWatchdog(controller)
         logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
 
         stop.wait()

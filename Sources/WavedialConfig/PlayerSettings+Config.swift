@@ -14,5 +14,15 @@ extension PlayerSettings {
         source.connectTimeout = section.double("connect_timeout_seconds", default: source.connectTimeout, range: 1...60)
         source.stallTimeout = section.double("stall_timeout_seconds", default: source.stallTimeout, range: 1...60)
         fadeSeconds = Double(section.int("fade_ms", default: Int(fadeSeconds * 1000), range: 0...2000)) / 1000
+        output.bufferSeconds = Double(section.int(
+            "alsa_buffer_ms", default: Int((output.bufferSeconds * 1000).rounded()), range: 20...2000)) / 1000
+        output.periodSeconds = Double(section.int(
+            "alsa_period_ms", default: Int((output.periodSeconds * 1000).rounded()), range: 5...500)) / 1000
+        if output.periodSeconds * 2 > output.bufferSeconds {
+            section.report("alsa_period_ms", "must be at most half of alsa_buffer_ms")
+        }
+        source.maximumRedirects = section.int("max_redirects", default: source.maximumRedirects, range: 0...20)
+        reconnect.maximumDelay = section.double("reconnect_max_seconds", default: reconnect.maximumDelay, range: 0.5...600)
+        source.userAgent = section.string("user_agent", default: source.userAgent)
     }
 }

@@ -209,7 +209,8 @@ final class DaemonTests: XCTestCase {
         _ = try startDaemon(environment: ["NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000"])
         var messages: [String] = []
         let deadline = Date().addingTimeInterval(10)
-        while !(messages.contains { $0.contains("WATCHDOG=1") }) && Date() < deadline {
+        while !(messages.contains { $0.contains("WATCHDOG=1") } && messages.contains { $0.hasPrefix("READY=1") })
+                && Date() < deadline {
             if let message = receiver.receive(timeout: 1) { messages.append(message) }
         }
         XCTAssertTrue(messages.contains { $0.hasPrefix("READY=1") && $0.contains("STATUS=") }, "\(messages)")
