@@ -12,7 +12,7 @@ out=$1; shift
 command -v swift >/dev/null || PATH="/opt/swift/usr/bin:$PATH"
 cd "$repo"
 swift build --product generate-manual -q >&2
-tool="$(swift build --show-bin-path)/generate-manual-tool"
+tool="$(swift build --show-bin-path)/generate-manual"
 date=$(git log -1 --format=%cs 2>/dev/null || date -u +%F)
 mkdir -p "$out"
 for binary in "$@"; do
