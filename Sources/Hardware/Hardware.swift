@@ -1,1 +1,0 @@
-// The Hardware module: see docs/ARCHITECTURE.md.
