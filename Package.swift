@@ -11,10 +11,12 @@ let package = Package(
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
         .executable(name: "wavediald", targets: ["wavediald"]),
-        // Libraries for the benchmark package in Benchmarks/.
+        // Libraries for the packages in Benchmarks/ and Fuzz/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
         .library(name: "Supervisor", targets: ["Supervisor"]),
+        .library(name: "Audio", targets: ["Audio"]),
+        .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -7,9 +7,9 @@ import WavedialCore
 ///
 /// Read through `JSONSerialization` rather than `Decodable`: with this many optional,
 /// loosely typed fields, trial decoding made a 50,000-station sync several times slower.
-enum RadioBrowserStation {
+public enum RadioBrowserStation {
     /// Why a record was rejected.
-    enum RecordError: Error, Equatable {
+    public enum RecordError: Error, Equatable {
         /// The bytes are not a JSON object.
         case malformed
         /// A required field is missing or empty.
@@ -17,7 +17,7 @@ enum RadioBrowserStation {
     }
 
     /// The station in one JSON object's bytes.
-    static func decode(_ bytes: [UInt8]) throws -> Station {
+    public static func decode(_ bytes: [UInt8]) throws -> Station {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes))

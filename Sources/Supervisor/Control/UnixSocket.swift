@@ -127,19 +127,19 @@ public final class UnixSocket {
 }
 
 /// Splits a byte stream into lines, refusing lines longer than a bound.
-struct LineReader {
-    let maximumLength: Int
+public struct LineReader {
+    public let maximumLength: Int
     private var pending: [UInt8] = []
 
-    init(maximumLength: Int) { self.maximumLength = maximumLength }
+    public init(maximumLength: Int) { self.maximumLength = maximumLength }
 
-    enum Line: Equatable {
+    public enum Line: Equatable {
         case line(String)
         case tooLong
     }
 
     /// Adds bytes; returns the complete lines they finish.
-    mutating func feed(_ bytes: [UInt8]) -> [Line] {
+    public mutating func feed(_ bytes: [UInt8]) -> [Line] {
         var lines: [Line] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {

@@ -55,6 +55,11 @@ final class ConfigDocument {
     private(set) var problems: [ConfigurationError.Problem] = []
 
     init(text: String) throws(ConfigurationError.Problem) {
+        // toml++ (under TOMLKit) asserts, and so aborts the process, on some invalid input where
+        // it expects a key (found by fuzz-config): refuse that input here, with its line.
+        if let problem = Self.lexicalProblem(text) {
+            throw ConfigurationError.Problem(key: "", line: problem.line, message: problem.message)
+        }
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
@@ -63,6 +68,82 @@ final class ConfigDocument {
             throw ConfigurationError.Problem(key: "", line: nil, message: "\(error)")
         }
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The first thing toml++ would trip over rather than report, with its 1-based line: a
+    /// non-ASCII character outside strings and comments, or a table header whose name does not
+    /// start like a key. Both are invalid TOML, so refusing them loses nothing.
+    static func lexicalProblem(_ text: String) -> (line: Int, message: String)? {
+        enum Context { case plain, comment, basic, literal, multilineBasic, multilineLiteral }
+        var context = Context.plain
+        var line = 1
+        var depth = 0  // open [ and { of values
+        var atLineStart = true
+        var inHeader = false
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func starts(_ prefix: String) -> Bool {
+            let characters = Array(prefix.unicodeScalars)
+            return index + characters.count <= scalars.count && Array(scalars[index..<index + characters.count]) == characters
+        }
+        func startsKey(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_-\"']".unicodeScalars.contains(scalar))
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\n" {
+                line += 1
+                atLineStart = true
+                inHeader = false
+                if context == .comment || context == .basic || context == .literal { context = .plain }
+                index += 1
+                continue
+            }
+            switch context {
+            case .plain:
+                if scalar == " " || scalar == "\t" || scalar == "\r" { break }
+                defer { atLineStart = false }
+                if scalar == "#" { context = .comment }
+                else if starts("\"\"\"") { context = .multilineBasic; index += 2 }
+                else if starts("'''") { context = .multilineLiteral; index += 2 }
+                else if scalar == "\"" { context = .basic }
+                else if scalar == "'" { context = .literal }
+                else if !scalar.isASCII {
+                    return (line, "unexpected '\(Character(scalar))': outside quotes and comments a TOML file is ASCII")
+                } else if scalar == "[" && atLineStart && depth == 0 {
+                    inHeader = true
+                    var next = index + 1
+                    if next < scalars.count, scalars[next] == "[" { next += 1 }
+                    while next < scalars.count, scalars[next] == " " || scalars[next] == "\t" { next += 1 }
+                    if next < scalars.count, !startsKey(scalars[next]) {
+                        return (line, "a table name starts with a letter, a digit, '_', '-' or a quote, not '\(Character(scalars[next]))'")
+                    }
+                } else if !inHeader && (scalar == "[" || scalar == "{") {
+                    depth += 1
+                } else if !inHeader && (scalar == "]" || scalar == "}") {
+                    depth = max(0, depth - 1)
+                }
+            case .comment:
+                break
+            case .basic:
+                if scalar == "\\" { index += 1 } else if scalar == "\"" { context = .plain }
+            case .literal:
+                if scalar == "'" { context = .plain }
+            case .multilineBasic:
+                if scalar == "\\" {
+                    // An escape; a backslash ending the line folds it, which still counts as a line.
+                    if index + 1 < scalars.count, scalars[index + 1] == "\n" { line += 1 }
+                    index += 1
+                } else if starts("\"\"\"") {
+                    context = .plain
+                    index += 2
+                }
+            case .multilineLiteral:
+                if starts("'''") { context = .plain; index += 2 }
+            }
+            index += 1
+        }
+        return nil
     }
 
     func markKnown(_ key: String) { known.insert(key) }
