@@ -38,6 +38,14 @@ final class ServerDiscoveryTests: XCTestCase {
         XCTAssertEqual(SRVRecord.parse([UInt8](repeating: 0xff, count: 64)), [])
     }
 
+    func testTheFallbackNamesAddressesByReverseLookup() {
+        // The A-record fallback on loopback: getaddrinfo, then getnameinfo with NI_NAMEREQD.
+        let names = ServerDiscovery.reverseNamedAddresses(of: "localhost")
+        XCTAssertFalse(names.isEmpty)
+        XCTAssertTrue(names.allSatisfy { !$0.isEmpty && $0.first?.isNumber == false }, "names, not addresses: \(names)")
+        XCTAssertEqual(ServerDiscovery.reverseNamedAddresses(of: "no-such-host.invalid"), [])
+    }
+
     func testBaseURLsAreDistinctAndShuffled() {
         var generator = SeededRandom(seed: 3)
         let urls = ServerDiscovery.baseURLs(
