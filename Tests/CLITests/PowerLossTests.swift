@@ -5,6 +5,9 @@ import XCTest
 
 /// A pulled plug, as far as a process can tell: SIGKILL at random moments during favorite
 /// writes and catalog syncs. The database must stay sound and keep everything acknowledged.
+///
+/// `WAVEDIAL_CLI_KILL_CYCLES` sets the rounds of the mixed loop (CI: 200; a long run can do
+/// thousands); `WAVEDIAL_STRESS_SEED` replays its random moments (printed on failure).
 final class PowerLossTests: XCTestCase {
     private typealias F = StationFixtures
     private var directory: TemporaryDirectory!
@@ -91,6 +94,53 @@ final class PowerLossTests: XCTestCase {
                            "the search index matches the catalog")
         }
         XCTAssertGreaterThan(kills, 0)
+        XCTAssertEqual(run(["sync"]).status, 0, "a sync after all that still works")
+    }
+
+    /// Hundreds of rounds of syncs and favorite writes (add, remove, move), each killed at a
+    /// random moment or left to finish, checked after every round.
+    func testKillsAmongSyncsAndFavoriteWritesInALoop() throws {
+        let rounds = Int(ProcessInfo.processInfo.environment["WAVEDIAL_CLI_KILL_CYCLES"] ?? "") ?? 200
+        let seed = UInt64(ProcessInfo.processInfo.environment["WAVEDIAL_STRESS_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+        random = SeededRandom(seed: seed)
+        let context = "seed \(seed) (rerun with WAVEDIAL_STRESS_SEED=\(seed))"
+        var present: Set<String> = [], absent: Set<String> = [], kills = 0, acknowledged = 0
+        for round in 0..<rounds {
+            let moment = "round \(round), \(context)"
+            let uuid = F.uuid(Int.random(in: 0..<40, using: &random))
+            let kill = Bool.random(using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0:
+                let result = run(["sync"], killAfter: kill ? Double.random(in: 0.02...0.6, using: &random) : nil)
+                if result.killed { kills += 1 } else { XCTAssertEqual(result.status, 0, moment) }
+            case 1...4:
+                let result = run(["fav", "add", uuid], killAfter: kill ? Double.random(in: 0.0...0.05, using: &random) : nil)
+                present.remove(uuid); absent.remove(uuid)
+                if result.killed { kills += 1 } else if result.status == 0 { present.insert(uuid); acknowledged += 1 }
+            case 5...7:
+                let result = run(["fav", "remove", uuid], killAfter: kill ? Double.random(in: 0.0...0.05, using: &random) : nil)
+                present.remove(uuid); absent.remove(uuid)
+                if result.killed { kills += 1 } else if result.status == 0 { absent.insert(uuid); acknowledged += 1 }
+            default:
+                let position = Int.random(in: 1...5, using: &random)
+                let result = run(["fav", "move", uuid, "\(position)"],
+                                 killAfter: kill ? Double.random(in: 0.0...0.05, using: &random) : nil)
+                if result.killed { kills += 1 }
+            }
+            let database = try WavedialDatabase.open(path: databasePath)
+            XCTAssertEqual(try database.integrityProblems(), [], moment)
+            XCTAssertEqual(try database.stationCount(), 3000, "never a half catalog, \(moment)")
+            let favorites = try database.favorites()
+            let uuids = Set(favorites.map(\.stationuuid))
+            XCTAssertTrue(present.isSubset(of: uuids), "lost: \(present.subtracting(uuids)), \(moment)")
+            XCTAssertTrue(absent.isDisjoint(with: uuids), "came back: \(absent.intersection(uuids)), \(moment)")
+            XCTAssertEqual(favorites.map(\.position), (0..<favorites.count).map { $0 + 1 }, "positions stay dense, \(moment)")
+            // What survived the kill is the truth from here on.
+            present = uuids
+            absent = Set((0..<40).map { F.uuid($0) }).subtracting(uuids)
+        }
+        print("CLI kill loop: \(rounds) rounds, \(kills) kills, \(acknowledged) acknowledged favorite writes, \(context)")
+        XCTAssertGreaterThan(kills, rounds / 4, "the kills must land while the CLI works")
         XCTAssertEqual(run(["sync"]).status, 0, "a sync after all that still works")
     }
 }
