@@ -5,13 +5,16 @@ import Foundation
 ///
 /// Not thread-safe: configure and ``perform(onHeader:onData:)`` on one thread (a
 /// dedicated one, since `curl_easy_perform` blocks). ``cancel()`` may be called from
-/// any thread; the transfer then ends with an aborted ``CurlError``.
+/// any thread; the transfer then ends with an aborted ``CurlError``, at once even while
+/// libcurl waits on a quiet connection (its sockets are shut down, see ``TransferSockets``).
 public final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var aliasList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let cancelled = ManagedAtomicFlag()
+    /// Outlives the handle's connections: `curl_easy_cleanup` in `deinit` still closes through it.
+    private let sockets = TransferSockets()
 
     /// Runs `curl_global_init` once per process, before the first handle exists.
     private static let globalInit: Void = {
@@ -28,6 +31,11 @@ public final class CurlEasy {
         try check(CCurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
         // Signals would interrupt other threads of the daemon; timeouts use the threaded resolver instead.
         try set(CURLOPT_NOSIGNAL, 1)
+        let opaque = Unmanaged.passUnretained(sockets).toOpaque()
+        try check(CCurl_setopt_opensocket_function(handle, curlOpenSocket), "CURLOPT_OPENSOCKETFUNCTION")
+        try check(CCurl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, opaque), "CURLOPT_OPENSOCKETDATA")
+        try check(CCurl_setopt_closesocket_function(handle, curlCloseSocket), "CURLOPT_CLOSESOCKETFUNCTION")
+        try check(CCurl_setopt_pointer(handle, CURLOPT_CLOSESOCKETDATA, opaque), "CURLOPT_CLOSESOCKETDATA")
     }
 
     deinit {
@@ -96,14 +104,21 @@ public final class CurlEasy {
         try set(CURLOPT_NOPROGRESS, 0)
 
         errorBuffer.pointee = 0
-        let code = curl_easy_perform(handle)
+        var code = curl_easy_perform(handle)
+        // A cancel may end the transfer through its shut-down sockets (end of stream, receive error): still a cancel.
+        if cancelled.isSet { code = CURLE_ABORTED_BY_CALLBACK }
         guard code == CURLE_OK else {
             throw CurlError(code: code, function: "curl_easy_perform", detail: String(cString: errorBuffer))
         }
     }
 
     /// Asks a running ``perform(onHeader:onData:)`` to stop; safe from any thread.
-    public func cancel() { cancelled.set() }
+    public func cancel() {
+        cancelled.set()
+        // libcurl checks the flag only in its callbacks, which a quiet connection calls about once
+        // a second: shutting the sockets down wakes its poll now.
+        sockets.shutDownAll()
+    }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.isSet }
@@ -204,4 +219,17 @@ private func curlProgress(
     if callbacks.cancelled.isSet { return 1 }
     if let onProgress = callbacks.onProgress, !onProgress() { return 1 }
     return 0
+}
+
+private func curlOpenSocket(
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?
+) -> curl_socket_t {
+    guard let address else { return CURL_SOCKET_BAD }
+    let sockets = Unmanaged<TransferSockets>.fromOpaque(context!).takeUnretainedValue()
+    return sockets.open(family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+        ?? CURL_SOCKET_BAD
+}
+
+private func curlCloseSocket(_ context: UnsafeMutableRawPointer?, _ socket: curl_socket_t) -> Int32 {
+    Unmanaged<TransferSockets>.fromOpaque(context!).takeUnretainedValue().close(socket)
 }
