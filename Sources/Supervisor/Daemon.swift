@@ -75,6 +75,7 @@ public final class Daemon {
         controller.start(resume: configuration.daemon.resumeOnStart)
         catalog.start()
         let input = startInput(controller)
+        let simulatedInput = startSimulatedInput(controller)
         let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
         ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
         ticker.setEventHandler { controller.tick() }
@@ -82,7 +83,9 @@ public final class Daemon {
 
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
-            respond: { [self] request in respond(to: request, controller: controller, display: display, catalog: catalog) },
+            respond: { [self] request in
+                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            },
             subscribe: { send in
                 let lock = NSLock()
                 var token: UUID?
@@ -113,6 +116,7 @@ public final class Daemon {
         terminal?.stop()
         server.stop()
         input?.stop()
+        simulatedInput?.reader.stop()
         watchdog?.cancel()
         signals.forEach { $0.cancel() }
         ticker.cancel()
@@ -124,8 +128,17 @@ public final class Daemon {
     }
 
     private func respond(to request: ControlRequest, controller: RadioController, display: DisplayService,
-                         catalog: CatalogService) -> ControlResponse {
+                         catalog: CatalogService, simulatedInput: SimulatedGPIOBackend?) -> ControlResponse {
         switch request.command {
+        case "sim_edges":
+            guard let simulatedInput else { return .failure("sim_edges needs a simulated radio (wavediald --simulate or --headless)") }
+            guard let edges = request.edges, !edges.isEmpty else { return .failure("sim_edges needs edges") }
+            do {
+                try simulatedInput.schedule(edges.map { try $0.timedEdge().get() })
+            } catch {
+                return .failure("sim_edges: \(error)")
+            }
+            return ControlResponse(ok: true, status: controller.status)
         case "lcd":
             return ControlResponse(ok: true, lines: TerminalRenderer(framed: false).lines(display.screen))
         case "sync":
@@ -185,6 +198,28 @@ public final class Daemon {
         }
         supervisor.start()
         return supervisor
+    }
+
+    /// The simulator's knob and buttons: the appliance's reader and decoder over simulated lines
+    /// that `sim_edges` requests drive (debounce, Gray code, acceleration as on the real radio).
+    private func startSimulatedInput(_ controller: RadioController) -> (reader: InputReader, backend: SimulatedGPIOBackend)? {
+        guard mode != .appliance else { return nil }
+        var settings = configuration.hardware
+        settings.backend = .simulated
+        // The encoder rests with both contacts open: pulled up, they read 1.
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        let reader = InputReader(
+            settings: settings, backend: backend, logger: Logger(label: "wavedial.hardware"),
+            handlers: .init(event: { controller.handle($0) }, failure: { [logger] error in
+                logger.error("simulated input stopped", metadata: ["error": "\(error)"])
+            }))
+        do {
+            try reader.start()
+        } catch {
+            logger.error("simulated input not started", metadata: ["error": "\(error)"])
+            return nil
+        }
+        return (reader, backend)
     }
 
     private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {

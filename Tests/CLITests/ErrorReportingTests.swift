@@ -30,6 +30,15 @@ final class ErrorReportingTests: XCTestCase {
         }
     }
 
+    func testABadEdgesFileNamesItsLineAndSendsNothing() throws {
+        let file = directory.path("edges.txt")
+        try "# a knob turned\n0 encoder.a 0\n250000 encoder.b two\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let socket = directory.path("none.sock")
+        let result = try cli.run("--config", try config("[control]\nsocket = \"\(socket)\"\n"), "sim", "edges", file)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stderrLines, ["wavedial: \(file) line 3: expected 'NANOSECONDS LINE 0|1', not '250000 encoder.b two'"])
+    }
+
     func testMissingConfig() throws {
         let path = directory.path("absent.toml")
         let result = try cli.run("--config", path, "dial")

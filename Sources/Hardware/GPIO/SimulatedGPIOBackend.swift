@@ -3,14 +3,17 @@ import Foundation
 /// Lines that exist only in memory: the simulator and tests set their levels or inject edges.
 ///
 /// Edges are timestamped with `MonotonicClock` unless injected with their own timestamps, and
-/// are handed out by `waitForEdges(until:)` in the order they were made. Levels are logical
-/// (what an active-low line reads). All methods are safe from any thread.
+/// are handed out by `waitForEdges(until:)` in the order they were made, each once its timestamp
+/// has come (an injected signal in the future plays out in real time, as the kernel would report
+/// it). Levels are logical (what an active-low line reads). All methods are safe from any thread.
 public final class SimulatedGPIOBackend: GPIOBackend {
     private let condition = NSCondition()
     private var specs: [GPIOLineSpec] = []
     private var levels: [Bool] = []
     private var pending: [GPIOEdge] = []
     private var woken = false
+    /// The timestamp of the latest injected edge: where a scheduled signal continues.
+    private var lastScheduled: UInt64 = 0
     private var idleLevels: [String: Bool]
 
     /// Creates simulated lines; a line reads `idleLevels[role]` when requested, else 0.
@@ -62,29 +65,80 @@ public final class SimulatedGPIOBackend: GPIOBackend {
         for edge in edges where levels.indices.contains(edge.line) {
             levels[edge.line] = edge.level
             pending.append(edge)
+            lastScheduled = max(lastScheduled, edge.timestamp)
         }
         condition.broadcast()
+    }
+
+    /// One edge of a signal given by line role (`encoder.a`, `play`, …): its logical level after
+    /// the edge and the nanoseconds since the signal's previous edge.
+    public struct TimedEdge: Sendable, Equatable {
+        public var role: String
+        public var level: Bool
+        public var afterNanoseconds: UInt64
+
+        public init(role: String, level: Bool, afterNanoseconds: UInt64) {
+            self.role = role
+            self.level = level
+            self.afterNanoseconds = afterNanoseconds
+        }
+    }
+
+    /// Plays a signal in real time: the first edge comes after the last one scheduled (or now,
+    /// when that has passed) plus its delay, each next one its delay later. A signal sent in
+    /// parts continues where the previous part ended. Throws `GPIOError` `.lineNotFound` for a
+    /// role no requested line has, before any edge of `signal` is queued.
+    public func schedule(_ signal: [TimedEdge]) throws {
+        condition.lock()
+        let roles = specs.map(\.role)
+        condition.unlock()
+        var lines: [Int] = []
+        for edge in signal {
+            guard let line = roles.firstIndex(of: edge.role) else {
+                throw GPIOError(.lineNotFound, "no simulated line serves \"\(edge.role)\"")
+            }
+            lines.append(line)
+        }
+        var time = max(MonotonicClock.now(), condition.withLock { lastScheduled })
+        inject(zip(signal, lines).map { edge, line in
+            time += edge.afterNanoseconds
+            return GPIOEdge(line: line, edge.level ? .rising : .falling, at: time)
+        })
     }
 
     public func waitForEdges(until deadline: UInt64?) throws -> [GPIOEdge] {
         condition.lock()
         defer { condition.unlock() }
-        while pending.isEmpty && !woken {
-            if let deadline {
-                let now = MonotonicClock.now()
-                guard deadline > now else { break }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        var due = dueCount(at: MonotonicClock.now())
+        while due == 0 && !woken {
+            // Sleep until the caller's deadline or the next edge of a signal in the future.
+            let now = MonotonicClock.now()
+            let wakeAt = [deadline, pending.first?.timestamp].compactMap { $0 }.min()
+            if let wakeAt {
+                guard wakeAt > now else { break }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(wakeAt - now) / 1e9))
             } else {
                 condition.wait()
             }
+            due = dueCount(at: MonotonicClock.now())
         }
         woken = false
-        defer { pending = [] }
-        return pending
+        let edges = Array(pending.prefix(due))
+        pending.removeFirst(due)
+        return edges
     }
 
-    /// Edges are handed out as they are made: everything up to now has been returned.
-    public var completeUntil: UInt64 { MonotonicClock.now() }
+    /// The edges at the front of the queue whose time has come (edges stay in the order made).
+    private func dueCount(at now: UInt64) -> Int {
+        pending.prefix { $0.timestamp <= now }.count
+    }
+
+    /// Everything up to now has been returned, except edges still waiting for their time.
+    public var completeUntil: UInt64 {
+        let now = MonotonicClock.now()
+        guard let next = condition.withLock({ pending.first?.timestamp }) else { return now }
+        return min(now, next &- 1)
+    }
 
     public func wake() {
         condition.lock()
@@ -98,6 +152,7 @@ public final class SimulatedGPIOBackend: GPIOBackend {
         specs = []
         levels = []
         pending = []
+        lastScheduled = 0
         condition.unlock()
     }
 

@@ -5,24 +5,28 @@ import WavedialCore
 ///
 /// `{"command":"tune","value":"94.1"}`, `{"command":"volume","value":"40"}`,
 /// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_press","value":"favorite","long":true}`,
+/// `{"command":"sim_edges","edges":[{"line":"encoder.a","level":0,"after_ns":250000},…]}`,
 /// `{"command":"subscribe"}` (then one status line per change).
 public struct ControlRequest: Codable, Sendable, Equatable {
     public var command: String
     public var value: String?
     public var steps: Int?
     public var long: Bool?
+    /// `sim_edges`: raw edges of the simulated knob and buttons, decoded like GPIO edges.
+    public var edges: [SignalEdge]?
 
-    public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil) {
+    public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil, edges: [SignalEdge]? = nil) {
         self.command = command
         self.value = value
         self.steps = steps
         self.long = long
+        self.edges = edges
     }
 
     /// The commands the daemon understands.
     public static let commands: Set<String> = [
         "status", "subscribe", "play", "pause", "back", "forward", "tune", "volume", "mute", "favorite", "band",
-        "lcd", "sync", "sim_turn", "sim_press", "reload",
+        "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "reload",
     ]
 }
 

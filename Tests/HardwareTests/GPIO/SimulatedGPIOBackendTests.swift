@@ -30,6 +30,28 @@ final class SimulatedGPIOBackendTests: XCTestCase {
         XCTAssertEqual(edges.map { "\($0.line)\($0.level ? 1 : 0)" }, ["00", "10", "01", "11", "10", "00"])
     }
 
+    func testAScheduledSignalIsHandedOutInRealTimeAndABadRoleQueuesNothing() throws {
+        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        _ = try backend.request(chip: "sim", lines: lines)
+        XCTAssertThrowsError(try backend.schedule([.init(role: "encoder.a", level: false, afterNanoseconds: 0),
+                                                   .init(role: "volume", level: true, afterNanoseconds: 0)])) {
+            XCTAssertEqual(($0 as? GPIOError)?.code, .lineNotFound)
+        }
+        XCTAssertEqual(try backend.waitForEdges(until: 0), [], "nothing of the refused signal")
+        let start = MonotonicClock.now()
+        try backend.schedule([.init(role: "encoder.a", level: false, afterNanoseconds: 0),
+                              .init(role: "encoder.b", level: false, afterNanoseconds: 5_000_000_000)])
+        // The second edge lies 5 s ahead: only the first is due.
+        let first = try backend.waitForEdges(until: 0)
+        XCTAssertEqual(first.map(\.line), [0])
+        XCTAssertGreaterThanOrEqual(first[0].timestamp, start)
+        XCTAssertLessThan(backend.completeUntil, first[0].timestamp + 5_000_000_000, "not complete past the held edge")
+        // A part sent next continues the signal after its last edge.
+        try backend.schedule([.init(role: "play", level: true, afterNanoseconds: 1_000)])
+        XCTAssertEqual(try backend.waitForEdges(until: 0), [])
+        backend.release()
+    }
+
     func testUnknownRoleAndDuplicateLineAreErrors() throws {
         let backend = SimulatedGPIOBackend()
         _ = try backend.request(chip: "sim", lines: lines)
