@@ -65,7 +65,8 @@ public struct CatalogSync {
                 state.bytes += bytes.count
                 try splitter.feed(bytes) { element in
                     do {
-                        try staging.add(RadioBrowserStation.decode(element))
+                        let (station, repaired) = try RadioBrowserStation.decodeRepairing(element)
+                        try staging.add(station, repaired: repaired)
                     } catch RadioBrowserStation.RecordError.malformed {
                         let record = staging.received + staging.skipped + 1
                         throw RadioBrowserError.server(server, reason: "malformed JSON in station record \(record)")

@@ -16,8 +16,19 @@ public enum RadioBrowserStation {
         case missing(String)
     }
 
+    /// Names longer than this many characters are cut (ending in "…"): a name is for a display
+    /// line and a list, and names of 10 kB exist.
+    public static let maximumNameLength = 200
+
     /// The station in one JSON object's bytes.
     public static func decode(_ bytes: [UInt8]) throws -> Station {
+        try decodeRepairing(bytes).station
+    }
+
+    /// The station in one JSON object's bytes, and whether it had to be repaired: an impossible
+    /// position (latitude beyond ±90°, longitude beyond ±180°, NaN, infinity, not a number) is
+    /// dropped, control and bidi-override characters leave the texts, an overlong name is cut.
+    public static func decodeRepairing(_ bytes: [UInt8]) throws -> (station: Station, repaired: Bool) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes))
@@ -25,7 +36,9 @@ public enum RadioBrowserStation {
             throw RecordError.malformed
         }
         guard let fields = object as? [String: Any] else { throw RecordError.malformed }
-        return try station(fields)
+        var repaired = false
+        let station = try station(fields, repaired: &repaired)
+        return (station, repaired)
     }
 
     /// `value` without surrounding white space; cheap for the common case of none.
@@ -34,10 +47,29 @@ public enum RadioBrowserStation {
         return value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func station(_ fields: [String: Any]) throws -> Station {
+    /// `text` without control characters (C0, DEL, C1: a terminal would act on them) and bidi
+    /// embeddings, overrides and isolates (they reorder the text around them); cheap for plain ASCII.
+    static func printable(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F: scalars.append(" ")
+            case 0x202A...0x202E, 0x2066...0x2069: continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    static func station(_ fields: [String: Any], repaired: inout Bool) throws -> Station {
+        var changed = false
         func text(_ key: String) -> String {
             switch fields[key] {
-            case let value as String: return trimmed(value)
+            case let value as String:
+                let clean = printable(value)
+                if clean != value { changed = true }
+                return trimmed(clean)
             case let value as NSNumber: return value.stringValue
             default: return ""
             }
@@ -58,18 +90,30 @@ public enum RadioBrowserStation {
             default: return fallback
             }
         }
-        func degrees(_ key: String) -> Double? {
+        func degrees(_ key: String, within limit: Double) -> Double? {
+            let value: Double?
             switch fields[key] {
-            case let value as NSNumber: return value.doubleValue.isFinite ? value.doubleValue : nil
-            case let value as String: return Double(value.trimmingCharacters(in: .whitespaces))
-            default: return nil
+            case nil, is NSNull: return nil
+            case let number as NSNumber: value = number.doubleValue
+            case let text as String where text.trimmingCharacters(in: .whitespaces).isEmpty: return nil
+            case let text as String: value = Double(text.trimmingCharacters(in: .whitespaces))
+            default: value = nil
             }
+            guard let value, value.isFinite, abs(value) <= limit else {
+                changed = true
+                return nil
+            }
+            return value
         }
         let uuid = text("stationuuid").lowercased()
         let url = text("url")
         guard !uuid.isEmpty else { throw RecordError.missing("stationuuid") }
         guard !url.isEmpty else { throw RecordError.missing("url") }
-        let name = text("name")
+        var name = text("name")
+        if name.count > maximumNameLength {
+            name = String(name.prefix(maximumNameLength - 1)).trimmingCharacters(in: .whitespaces) + "…"
+            changed = true
+        }
         var station = Station(stationuuid: uuid, name: name.isEmpty ? url : name, url: url)
         station.urlResolved = text("url_resolved")
         station.homepage = text("homepage")
@@ -84,12 +128,13 @@ public enum RadioBrowserStation {
         station.bitrate = max(0, number("bitrate"))
         station.hls = flag("hls", default: false)
         station.lastcheckok = flag("lastcheckok", default: true)
-        station.geoLat = degrees("geo_lat")
-        station.geoLong = degrees("geo_long")
+        station.geoLat = degrees("geo_lat", within: 90)
+        station.geoLong = degrees("geo_long", within: 180)
         station.votes = number("votes")
         station.clickcount = number("clickcount")
-        let changed = text("lastchangetime_iso8601")
-        station.lastchangetime = changed.isEmpty ? text("lastchangetime") : changed
+        let changedAt = text("lastchangetime_iso8601")
+        station.lastchangetime = changedAt.isEmpty ? text("lastchangetime") : changedAt
+        repaired = changed
         return station
     }
 }

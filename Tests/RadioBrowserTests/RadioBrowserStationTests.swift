@@ -45,6 +45,31 @@ final class RadioBrowserStationTests: XCTestCase {
         XCTAssertFalse(station.isPlayable)
     }
 
+    func testImpossiblePositionsControlCharactersAndOverlongNamesAreRepaired() throws {
+        func repaired(_ json: String) throws -> (station: Station, repaired: Bool) {
+            try RadioBrowserStation.decodeRepairing(Array(json.utf8))
+        }
+        for (lat, lon) in [("52.5", "-273"), ("1e9", "13.4"), ("\"NaN\"", "\"nan\""), ("\"Infinity\"", "\"-inf\""),
+                           ("\"north\"", "[1]"), ("-90.5", "180.01")] {
+            let result = try repaired(#"{"stationuuid":"x","name":"P","url":"http://s","geo_lat":\#(lat),"geo_long":\#(lon)}"#)
+            XCTAssertTrue(result.repaired, "\(lat), \(lon)")
+            XCTAssertFalse(result.station.geoLat.map { !$0.isFinite || abs($0) > 90 } ?? false, "\(lat)")
+            XCTAssertFalse(result.station.geoLong.map { !$0.isFinite || abs($0) > 180 } ?? false, "\(lon)")
+        }
+        let edge = try repaired(#"{"stationuuid":"x","name":"Edge","url":"http://s","geo_lat":-90,"geo_long":"180"}"#)
+        XCTAssertFalse(edge.repaired)
+        XCTAssertEqual(edge.station.geoLat, -90)
+        XCTAssertEqual(edge.station.geoLong, 180)
+        let controls = try repaired(#"{"stationuuid":"x","name":"A\u0000B\u001b[2JC\u202eD\u0085","url":"http://s","tags":"x\ty"}"#)
+        XCTAssertTrue(controls.repaired)
+        XCTAssertEqual(controls.station.name, "A B [2JCD")
+        XCTAssertEqual(controls.station.tags, "x y")
+        let long = try repaired(#"{"stationuuid":"x","name":"\#(String(repeating: "Ω", count: 10_000))","url":"http://s"}"#)
+        XCTAssertTrue(long.repaired)
+        XCTAssertEqual(long.station.name, String(repeating: "Ω", count: RadioBrowserStation.maximumNameLength - 1) + "…")
+        XCTAssertFalse(try repaired(#"{"stationuuid":"x","name":"Plain Ünïcode 東京","url":"http://s"}"#).repaired)
+    }
+
     func testRecordsWithoutIdentityOrURLAreRejected() {
         XCTAssertThrowsError(try decode(#"{"name":"No uuid","url":"http://s"}"#)) {
             XCTAssertEqual($0 as? RadioBrowserStation.RecordError, .missing("stationuuid"))

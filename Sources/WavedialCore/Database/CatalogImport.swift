@@ -15,6 +15,8 @@ public final class CatalogImport {
     public private(set) var received = 0
     /// Records skipped as unusable.
     public private(set) var skipped = 0
+    /// Records kept after repairs (an impossible position dropped, control characters removed, a name cut).
+    public private(set) var repaired = 0
 
     /// Starts an import, clearing whatever an interrupted one left in the staging table.
     public init(database: WavedialDatabase) throws {
@@ -22,10 +24,12 @@ public final class CatalogImport {
         try database.writer.write { db in try db.execute(sql: "DELETE FROM stationImport") }
     }
 
-    /// Stages one station; a later record with the same stationuuid replaces it.
-    public func add(_ station: Station) throws {
+    /// Stages one station (`repaired`: its record needed repairs); a later record with the same
+    /// stationuuid replaces it.
+    public func add(_ station: Station, repaired: Bool = false) throws {
         pending.append(station)
         received += 1
+        if repaired { self.repaired += 1 }
         if pending.count >= batchSize { try flush() }
     }
 
@@ -63,7 +67,7 @@ public final class CatalogImport {
         try flush()
         let staged = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stationImport")! }
         guard staged > 0 else { throw CatalogImportError.empty(skipped: skipped) }
-        let skipped = self.skipped
+        let skipped = self.skipped, repaired = self.repaired, duplicates = received - staged
         return try database.writer.write { db in
             let added = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM stationImport i WHERE NOT EXISTS (SELECT 1 FROM station s WHERE s.stationuuid = i.stationuuid)
@@ -94,7 +98,7 @@ public final class CatalogImport {
             let playable = try Int.fetchOne(db, sql: "SELECT count(*) FROM station WHERE playable")!
             let summary = CatalogSyncSummary(
                 total: total, playable: playable, added: added, updated: updated, removed: removed,
-                skipped: skipped, server: server, finishedAt: date)
+                skipped: skipped, repaired: repaired, duplicates: duplicates, server: server, finishedAt: date)
             try database.setSetting(WavedialDatabase.SettingKey.lastSync, summary, db)
             return summary
         }

@@ -46,14 +46,24 @@ public final class WavedialDatabase: @unchecked Sendable {
     }
 
     /// `wd_fold(text)`: NFKC compatibility folding before full-text indexing, so that
-    /// "𝔅𝔲𝔷𝔷𝔦𝔫" is found by "buzzin". Case and diacritics are folded by FTS5 itself.
+    /// "𝔅𝔲𝔷𝔷𝔦𝔫" is found by "buzzin"; marks of the generic combining blocks that are left
+    /// after composing (stacked "Z̸̢̛a̶l̷g̴o̵" marks) are dropped, so that "zalgo" finds it.
+    /// Case and the diacritics of composed letters are folded by FTS5 itself.
     static let foldFunction = DatabaseFunction("wd_fold", argumentCount: 1, pure: true) { values in
         String.fromDatabaseValue(values[0]).map(fold)
     }
 
     static func fold(_ text: String) -> String {
         // NFKC leaves ASCII as it is; most names are ASCII and Foundation's normalisation is slow.
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCompatibilityMapping
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            switch scalar.value {
+            case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
     }
 
     /// Runs `PRAGMA integrity_check`; returns the problems found (empty when sound).

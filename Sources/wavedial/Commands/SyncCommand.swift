@@ -46,7 +46,9 @@ struct SyncCommand: ParsableCommand {
         } else {
             print("synced \(summary.total) stations from \(summary.server): \(summary.playable) playable, "
                   + "\(summary.added) added, \(summary.updated) updated, \(summary.removed) removed"
-                  + (summary.skipped > 0 ? ", \(summary.skipped) unusable records skipped" : ""))
+                  + (summary.skipped > 0 ? ", \(summary.skipped) unusable records skipped" : "")
+                  + (summary.repaired > 0 ? ", \(summary.repaired) records repaired" : "")
+                  + (summary.duplicates > 0 ? ", \(summary.duplicates) duplicate records" : ""))
         }
     }
 }
