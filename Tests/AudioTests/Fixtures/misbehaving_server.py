@@ -7,6 +7,7 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /ok.mp3        HTTP 200, audio/mpeg, icy-metaint 8000, titles "Fixture - Song N" (N grows every 2 blocks)
   /live.mp3      like icecast: one live position for all listeners (by the clock), each connection starts
                  with a 64 KB burst before it; ?drop=N closes the connection after N bytes
+  /stats         JSON: {"live_connections": how many /live.mp3 connections were opened} (for soak runs)
   /icy.mp3       the same with SHOUTcast v1's "ICY 200 OK" status line
   /plain.mp3     audio/mpeg without ICY metadata
   /stall.mp3     a live 64 KB burst (see /live.mp3), then nothing (connection held open)
@@ -35,6 +36,7 @@ MP3 = open(sys.argv[1], "rb").read()
 DEAD_PORT = int(sys.argv[2])
 BYTES_PER_SECOND = 16000  # 128 kbit/s
 STARTED = time.monotonic()
+LIVE_CONNECTIONS = 0
 METAINT = 8000
 
 
@@ -136,10 +138,15 @@ class Handler(socketserver.BaseRequestHandler):
             self.head(status, icy + meta)
             self.stream(speed, METAINT if wants_icy else None)
         elif path == "/live.mp3":
+            global LIVE_CONNECTIONS
+            LIVE_CONNECTIONS += 1
             drop = int(float(query.get("drop", ["0"])[0])) or None
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []
             self.head(headers=icy + meta)
             self.stream(speed, METAINT if wants_icy else None, limit=drop, live=True)
+        elif path == "/stats":
+            self.head(headers=[("Content-Type", "application/json")])
+            self.send(f'{{"live_connections": {LIVE_CONNECTIONS}}}'.encode())
         elif path == "/plain.mp3":
             self.head(headers=[("Content-Type", "audio/mpeg")])
             self.stream(speed)
