@@ -17,37 +17,52 @@ final class NetworkNamespace {
     private let resolverFile: URL
     private let nsswitchFile: URL
 
-    private static let counter = Counter()
-
     init(directory: TemporaryDirectory) throws {
         guard getuid() == 0 else {
             throw FixtureError("network namespaces need root (CI runs the tests as root); uid is \(getuid())")
         }
-        let index = (Int(getpid()) * 4 + Self.counter.next()) % 32_768
-        let tag = String(index, radix: 16)
-        name = "wavedial-\(tag)-\(getpid())"
-        hostLink = "wdh\(tag)"
-        insideLink = "wdn\(tag)"
-        let base = index * 4
-        hostAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 1)"
-        insideAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 2)"
         hostsFile = URL(fileURLWithPath: directory.path("netns-hosts"))
         resolverFile = URL(fileURLWithPath: directory.path("netns-resolv.conf"))
         nsswitchFile = URL(fileURLWithPath: directory.path("netns-nsswitch.conf"))
         try "127.0.0.1 localhost\n".write(to: hostsFile, atomically: false, encoding: .utf8)
         try "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n".write(to: resolverFile, atomically: true, encoding: .utf8)
         try "passwd: files\ngroup: files\nhosts: files dns\n".write(to: nsswitchFile, atomically: true, encoding: .utf8)
-        try Self.ip(["netns", "add", name])
+        // Parallel test processes pick at random; a taken name or link makes `ip` fail, and another is tried.
+        var attempt = 0
+        while true {
+            let index = Int.random(in: 0..<32_768)
+            let tag = String(index, radix: 16)
+            let base = index * 4
+            let (name, hostLink, insideLink) = ("wavedial-\(tag)", "wdh\(tag)", "wdn\(tag)")
+            let hostAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 1)"
+            let insideAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 2)"
+            do {
+                try Self.create(name: name, hostLink: hostLink, insideLink: insideLink,
+                                hostAddress: hostAddress, insideAddress: insideAddress)
+                (self.name, self.hostLink, self.insideLink) = (name, hostLink, insideLink)
+                (self.hostAddress, self.insideAddress) = (hostAddress, insideAddress)
+                return
+            } catch {
+                attempt += 1
+                if attempt == 5 { throw error }
+            }
+        }
+    }
+
+    private static func create(name: String, hostLink: String, insideLink: String,
+                               hostAddress: String, insideAddress: String) throws {
+        try ip(["netns", "add", name])
         do {
-            try Self.ip(["link", "add", hostLink, "type", "veth", "peer", "name", insideLink])
-            try Self.ip(["link", "set", insideLink, "netns", name])
-            try Self.ip(["addr", "add", "\(hostAddress)/30", "dev", hostLink])
-            try Self.ip(["link", "set", hostLink, "up"])
-            try Self.ip(["-n", name, "addr", "add", "\(insideAddress)/30", "dev", insideLink])
-            try Self.ip(["-n", name, "link", "set", insideLink, "up"])
-            try Self.ip(["-n", name, "link", "set", "lo", "up"])
+            try ip(["link", "add", hostLink, "type", "veth", "peer", "name", insideLink])
+            try ip(["link", "set", insideLink, "netns", name])
+            try ip(["addr", "add", "\(hostAddress)/30", "dev", hostLink])
+            try ip(["link", "set", hostLink, "up"])
+            try ip(["-n", name, "addr", "add", "\(insideAddress)/30", "dev", insideLink])
+            try ip(["-n", name, "link", "set", insideLink, "up"])
+            try ip(["-n", name, "link", "set", "lo", "up"])
         } catch {
-            remove()
+            // Undo this attempt (its veth pair goes with the namespace); a name taken by another process fails above.
+            _ = try? ip(["netns", "delete", name])
             throw error
         }
     }
@@ -73,11 +88,5 @@ final class NetworkNamespace {
 
     private static func ip(_ arguments: [String]) throws {
         try TestMedia.run("ip", arguments)
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int { lock.withLock { value += 1; return value } }
     }
 }

@@ -192,6 +192,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         radio.tune(Self.uuid(0))
         radio.waitFor("No network") { failedWith(radio, "No network") }
         XCTAssertTrue(radio.lcd().contains("No network"), radio.lcd())
+        XCTAssertTrue(radio.daemon?.log.contains("resolve host") ?? false, "the name did not resolve: \(radio.daemon?.log ?? "")")
         Thread.sleep(forTimeInterval: 3)  // well past start_timeout_seconds: it keeps trying, and says so
         XCTAssertTrue(failedWith(radio, "No network"), "\(radio.status())")
         radio.assertAlive()
