@@ -88,7 +88,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         radio.assertAlive()
 
         let before = radio.capturedFrames
-        try server.setLive(stalled: false)
+        try server.setLive()
         radio.assertSoundAgain(after: before)
         radio.waitFor("the error cleared") { radio.error == nil }
         radio.assertAlive()
@@ -100,7 +100,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         tuneAndHear(radio, Self.uuid(0))
 
         // 1 kB/s of a 16 kB/s stream: bytes keep coming (no stall), too few to play through.
-        try server.setLive(stalled: false, bytesPerSecond: 1000)
+        try server.setLive(bytesPerSecond: 1000)
         let seen = follower.statuses.count
         let trickleStart = radio.capturedFrames
         Thread.sleep(forTimeInterval: 4)
@@ -111,7 +111,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         radio.assertAlive()
 
         let before = radio.capturedFrames
-        try server.setLive(stalled: false, bytesPerSecond: nil)
+        try server.setLive()
         radio.assertSoundAgain(after: before)
         XCTAssertNil(radio.error)
         radio.assertAlive()
@@ -134,14 +134,31 @@ final class StreamFaultMatrixTests: XCTestCase {
 
     // MARK: The server's answer
 
-    func testHTTP404And500AreStationOffline() throws {
-        let (radio, _) = try radioWithServer(["/notfound", "/error"])
+    func testHTTP404And500AreStationOfflineAndAPlayingStationComesBack() throws {
+        let (radio, server) = try radioWithServer(["/notfound", "/error", "/live.mp3"])
+        // A station that never played fails after start_timeout_seconds (the design's first-audio timeout).
         for index in 0..<2 {
             radio.tune(Self.uuid(index))
             radio.waitFor("Station offline (station \(index))") { failedWith(radio, "Station offline") }
             XCTAssertTrue(radio.lcd().contains("Station offline"), radio.lcd())
         }
         XCTAssertEqual(radio.capturedFrames, 0, "nothing reached ALSA")
+        radio.assertAlive()
+
+        // A playing station whose server starts answering 500, then 404 (a mount gone): reconnecting, and
+        // heard again by itself when the server serves it again.
+        tuneAndHear(radio, Self.uuid(2))
+        for status in [500, 404] {
+            try server.setLive(httpStatus: status)
+            radio.waitFor("Reconnecting on HTTP \(status)") { radio.error == "Reconnecting" }
+            XCTAssertTrue(radio.lcd().contains("Reconnecting"), radio.lcd())
+        }
+        Thread.sleep(forTimeInterval: 3)  // past start_timeout_seconds of silence: still trying
+        XCTAssertEqual(radio.error, "Reconnecting")
+        let before = radio.capturedFrames
+        try server.setLive()
+        radio.assertSoundAgain(after: before)
+        radio.waitFor("the error cleared") { radio.error == nil }
         radio.assertAlive()
     }
 

@@ -34,10 +34,11 @@ public final class MisbehavingServer {
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Makes every `/live.mp3` stream, open or new, send nothing while `stalled`, and at most
-    /// `bytesPerSecond` when it is not nil (a trickle); `stalled: false, bytesPerSecond: nil` is normal service.
-    public func setLive(stalled: Bool, bytesPerSecond: Int? = nil) throws {
+    /// `bytesPerSecond` when it is not nil (a trickle); an `httpStatus` other than 200 ends the open
+    /// streams and answers new requests with it. The defaults are normal service.
+    public func setLive(stalled: Bool = false, bytesPerSecond: Int? = nil, httpStatus: Int = 200) throws {
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, url("/control?stall=\(stalled ? 1 : 0)&rate=\(bytesPerSecond ?? 0)"))
+        try easy.set(CURLOPT_URL, url("/control?stall=\(stalled ? 1 : 0)&rate=\(bytesPerSecond ?? 0)&status=\(httpStatus)"))
         try easy.set(CURLOPT_TIMEOUT_MS, 2000)
         try easy.set(CURLOPT_FAILONERROR, true)
         try easy.perform { _ in true }

@@ -23,8 +23,9 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /loop          302 to itself   /redirect  302 to /ok.mp3
   /list.pls      a dead entry, a 404 entry, then /ok.mp3
   /list.m3u      the same as M3U;  /dead.m3u  only dead entries
-  /control?stall=0|1&rate=N   from now on every /live.mp3 stream sends nothing (stall=1), or at most
-                 N bytes a second (a trickle, rate>0); stall=0&rate=0 is normal service
+  /control?stall=0|1&rate=N&status=S   from now on every /live.mp3 stream sends nothing (stall=1), or at
+                 most N bytes a second (a trickle, rate>0); with status other than 200, open /live.mp3 streams
+                 end and new requests get that HTTP status; stall=0&rate=0&status=200 is normal service
 """
 import socket
 import socketserver
@@ -38,8 +39,8 @@ DEAD_PORT = int(sys.argv[2])
 BYTES_PER_SECOND = 16000  # 128 kbit/s
 STARTED = time.monotonic()
 METAINT = 8000
-# Set by /control for all /live.mp3 streams: a frozen upstream, or a trickle of `rate` bytes a second.
-CONTROL = {"stalled": False, "rate": 0}
+# Set by /control for all /live.mp3 streams: a frozen upstream, a trickle of `rate` bytes a second, an HTTP error.
+CONTROL = {"stalled": False, "rate": 0, "status": 200}
 
 
 def metadata_block(text: bytes) -> bytes:
@@ -94,6 +95,8 @@ class Handler(socketserver.BaseRequestHandler):
             position = int((time.monotonic() - STARTED) * BYTES_PER_SECOND * speed) % len(MP3)
         started = time.monotonic()
         while limit is None or sent < limit:
+            if live and CONTROL["status"] != 200:
+                return
             chunk = MP3[position:position + 1000]
             if len(chunk) < 1000:
                 chunk += MP3[:1000 - len(chunk)]
@@ -158,6 +161,7 @@ class Handler(socketserver.BaseRequestHandler):
         if path == "/control":
             CONTROL["stalled"] = query.get("stall", ["0"])[0] == "1"
             CONTROL["rate"] = int(query.get("rate", ["0"])[0])
+            CONTROL["status"] = int(query.get("status", ["200"])[0])
             self.head(headers=[("Content-Type", "text/plain"), ("Content-Length", "3")])
             self.send(b"ok\n")
         elif path in ("/ok.mp3", "/icy.mp3"):
@@ -165,6 +169,8 @@ class Handler(socketserver.BaseRequestHandler):
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []
             self.head(status, icy + meta)
             self.stream(speed, METAINT if wants_icy else None)
+        elif path == "/live.mp3" and CONTROL["status"] != 200:
+            self.head(f"HTTP/1.0 {CONTROL['status']} Unavailable", [("Content-Type", "text/plain")])
         elif path == "/live.mp3":
             drop = int(float(query.get("drop", ["0"])[0])) or None
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []
