@@ -96,6 +96,11 @@ final class RadioUnderTest {
         return lines?.joined(separator: "\n") ?? ""
     }
 
+    /// The LCD mirror shows `words` (within a display tick or two of the status saying so).
+    func assertLCDShows(_ words: String, file: StaticString = #filePath, line: UInt = #line) {
+        waitFor("the LCD shows \(words)", timeout: 2, file: file, line: line) { lcd().contains(words) }
+    }
+
     var captured: [Int16] { AlsaCapture.samples(in: capture) }
     var capturedFrames: Int { captured.count / 2 }
 

@@ -67,7 +67,7 @@ final class StreamFaultMatrixTests: XCTestCase {
 
         icecast.killIcecast()
         radio.waitFor("Reconnecting") { radio.error == "Reconnecting" }
-        XCTAssertTrue(radio.lcd().contains("Reconnecting"), radio.lcd())
+        radio.assertLCDShows("Reconnecting")
         let before = radio.capturedFrames
         XCTAssertTrue(try icecast.startIcecastAndWaitForMount(timeout: 15))
         radio.assertSoundAgain(after: before)
@@ -82,7 +82,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         try server.setLive(stalled: true)
         // No byte for stall_timeout_seconds: the connection is dropped and tried again (which stalls too).
         radio.waitFor("Reconnecting") { radio.error == "Reconnecting" }
-        XCTAssertTrue(radio.lcd().contains("Reconnecting"), radio.lcd())
+        radio.assertLCDShows("Reconnecting")
         Thread.sleep(forTimeInterval: 3)  // past start_timeout_seconds of silence: still trying, still the same words
         XCTAssertEqual(radio.error, "Reconnecting")
         radio.assertAlive()
@@ -140,7 +140,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         for index in 0..<2 {
             radio.tune(Self.uuid(index))
             radio.waitFor("Station offline (station \(index))") { failedWith(radio, "Station offline") }
-            XCTAssertTrue(radio.lcd().contains("Station offline"), radio.lcd())
+            radio.assertLCDShows("Station offline")
         }
         XCTAssertEqual(radio.capturedFrames, 0, "nothing reached ALSA")
         radio.assertAlive()
@@ -151,7 +151,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         for status in [500, 404] {
             try server.setLive(httpStatus: status)
             radio.waitFor("Reconnecting on HTTP \(status)") { radio.error == "Reconnecting" }
-            XCTAssertTrue(radio.lcd().contains("Reconnecting"), radio.lcd())
+            radio.assertLCDShows("Reconnecting")
         }
         Thread.sleep(forTimeInterval: 3)  // past start_timeout_seconds of silence: still trying
         XCTAssertEqual(radio.error, "Reconnecting")
@@ -166,7 +166,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         let (radio, _) = try radioWithServer(["/loop"])
         radio.tune(Self.uuid(0))
         radio.waitFor("Station offline") { failedWith(radio, "Station offline") }
-        XCTAssertTrue(radio.lcd().contains("Station offline"), radio.lcd())
+        radio.assertLCDShows("Station offline")
         XCTAssertTrue(radio.daemon?.log.contains("redirect") ?? false, "the log names the loop")
         radio.assertAlive()
     }
@@ -185,7 +185,7 @@ final class StreamFaultMatrixTests: XCTestCase {
         for index in 0..<2 {
             radio.tune(Self.uuid(index))
             radio.waitFor("Format not supported (station \(index))") { failedWith(radio, "Format not supported") }
-            XCTAssertTrue(radio.lcd().contains("Format not supported"), radio.lcd())
+            radio.assertLCDShows("Format not supported")
         }
         XCTAssertEqual(radio.capturedFrames, 0, "no noise: nothing reached ALSA")
         radio.assertAlive()
@@ -208,7 +208,7 @@ final class StreamFaultMatrixTests: XCTestCase {
 
         radio.tune(Self.uuid(0))
         radio.waitFor("No network") { failedWith(radio, "No network") }
-        XCTAssertTrue(radio.lcd().contains("No network"), radio.lcd())
+        radio.assertLCDShows("No network")
         XCTAssertTrue(radio.daemon?.log.contains("resolve host") ?? false, "the name did not resolve: \(radio.daemon?.log ?? "")")
         Thread.sleep(forTimeInterval: 3)  // well past start_timeout_seconds: it keeps trying, and says so
         XCTAssertTrue(failedWith(radio, "No network"), "\(radio.status())")
@@ -242,11 +242,11 @@ final class StreamFaultMatrixTests: XCTestCase {
         // The stream stalls and is dropped ("Reconnecting"); past start_timeout_seconds of silence with the
         // network unreachable it says what is wrong.
         radio.waitFor("No network") { failedWith(radio, "No network") }
-        XCTAssertTrue(radio.lcd().contains("No network"), radio.lcd())
+        radio.assertLCDShows("No network")
         XCTAssertTrue(follower.statuses.contains { $0["error"] as? String == "Reconnecting" }, "\(follower.statuses.suffix(20))")
         Thread.sleep(forTimeInterval: max(0, 60 - Date().timeIntervalSince(cut)))
         XCTAssertTrue(failedWith(radio, "No network"), "after a minute: \(radio.status())")
-        XCTAssertTrue(radio.lcd().contains("No network"), radio.lcd())
+        radio.assertLCDShows("No network")
         radio.assertAlive()
 
         let before = radio.capturedFrames
