@@ -7,11 +7,21 @@ final class DaemonProcess {
     let logPath: String
     let socketPath: String
 
-    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:]) throws {
+    /// - Parameter launcher: a command that execs the daemon in its place (its PID stays the daemon's),
+    ///   e.g. `ip netns exec NAME` to run it in a network namespace.
+    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
+         launcher: [String] = []) throws {
         self.socketPath = socketPath
         self.logPath = logPath
-        process.executableURL = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
-        process.arguments = ["--config", configPath, "--headless"]
+        let daemon = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
+        let arguments = ["--config", configPath, "--headless"]
+        if launcher.isEmpty {
+            process.executableURL = daemon
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [daemon.path] + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment

@@ -5,19 +5,18 @@
 # DROP_MINUTES of audio (default 10). Checks that RSS grows less than 1 MiB, that every drop is
 # followed by playing again (no stuck state), and prints a summary; exit status 1 when a check fails.
 #
-#   bench/soak/run.sh     Environment: HOURS (8) SPEED (60) DROP_MINUTES (10) BUILD (release)
+#   bench/soak/run.sh     Environment: HOURS (8) SPEED (60) DROP_MINUTES (10); the shipped release build
 # Not run in CI; the result goes to docs/BENCHMARKS.md (soak).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-HOURS=${HOURS:-8}; SPEED=${SPEED:-60}; DROP_MINUTES=${DROP_MINUTES:-10}; BUILD=${BUILD:-release}
-export PATH="/opt/swift/usr/bin:$PATH"
-(cd "$root" && swift build -c "$BUILD" --product wavedial >/dev/null)
+HOURS=${HOURS:-8}; SPEED=${SPEED:-60}; DROP_MINUTES=${DROP_MINUTES:-10}
+WAVEDIAL="$("$root/scripts/build-release" --product wavedial)/wavedial"
 media="$root/.build-media/soak-tone.mp3"
 mkdir -p "$root/.build-media"
 [[ -s $media ]] || ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi \
   -i "sine=frequency=440:sample_rate=44100:duration=60" -ac 2 -c:a libmp3lame -b:a 128k \
   -fflags +bitexact -flags:a +bitexact -write_xing 0 -id3v2_version 0 -f mp3 "$media"
-exec python3 "$here/soak.py" --wavedial "$root/.build/$BUILD/wavedial" --media "$media" \
+exec python3 "$here/soak.py" --wavedial "$WAVEDIAL" --media "$media" \
   --server "$root/Tests/AudioTests/Fixtures/misbehaving_server.py" \
   --hours "$HOURS" --speed "$SPEED" --drop-minutes "$DROP_MINUTES"

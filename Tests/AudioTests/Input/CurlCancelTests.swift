@@ -1,6 +1,7 @@
 import CCurl
 import CurlSupport
 import Foundation
+import WavedialTestSupport
 import XCTest
 
 /// A cancel from another thread ends a transfer that waits on a quiet connection at once, not at
