@@ -24,4 +24,6 @@ public struct Favorite: Codable, Sendable, Equatable, FetchableRecord, Persistab
         self.addedAt = addedAt
         self.snapshot = snapshot
     }
+
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storageText }
 }
