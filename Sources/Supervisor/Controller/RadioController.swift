@@ -42,6 +42,8 @@ public final class RadioController: @unchecked Sendable {
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
     private var observers: [UUID: (RadioStatus) -> Void] = [:]
     private var lastPublished: RadioStatus?
+    private var lastTickRefresh: UInt64 = 0
+    private static let restingRefreshInterval: UInt64 = 250_000_000
     private var observations: [Player.Observation] = []
 
     /// How long the volume overlay stays after a change.
@@ -141,6 +143,10 @@ public final class RadioController: @unchecked Sendable {
     }
 
     private func tickNow(_ time: UInt64) {
+        // Events refresh at once; between them only the needle's rest, the clock, the time-shift
+        // counter and the volume overlay's timeout move, so a resting radio refreshes 4 times a second.
+        guard needle.isTurning || time &- lastTickRefresh >= Self.restingRefreshInterval else { return }
+        lastTickRefresh = time
         let rest = UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
         if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
             if entry.stationuuid != current?.stationuuid || !isActive, let station = lookup(entry.stationuuid) {

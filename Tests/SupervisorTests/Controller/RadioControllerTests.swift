@@ -75,6 +75,17 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(try database.playHistory().first?.stationuuid, jazz.stationuuid)
     }
 
+    func testARestingRadioRedrawsFourTimesASecondAndATurningOneAtEveryTick() {
+        controller.start(resume: false)
+        let before = lock.withLock { screens.count }
+        for _ in 0..<50 { advance(20_000_000) }  // one second of the daemon's 20 ms ticker
+        XCTAssertEqual(lock.withLock { screens.count } - before, 4, "the clock, counters and timeouts only")
+        turn(1)
+        let turning = lock.withLock { screens.count }
+        for _ in 0..<10 { advance(20_000_000) }  // within the 400 ms rest
+        XCTAssertEqual(lock.withLock { screens.count } - turning, 10, "the needle's rest is checked at every tick")
+    }
+
     func testTiesSnapInTheDirectionOfTravel() {
         controller.start(resume: false)
         turn(68)  // 94.3: 94.1 and 94.5 are equally near; turning up
