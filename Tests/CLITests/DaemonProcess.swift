@@ -1,17 +1,19 @@
 import Foundation
 import WavedialTestSupport
 
-/// `wavediald --headless` run as a separate process, as systemd would run it.
+/// `wavediald --headless` (or with other `modeArguments`, e.g. none for the appliance) run as a separate
+/// process, as systemd would run it.
 final class DaemonProcess {
     let process = Process()
     let logPath: String
     let socketPath: String
 
-    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:]) throws {
+    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
+         modeArguments: [String] = ["--headless"]) throws {
         self.socketPath = socketPath
         self.logPath = logPath
         process.executableURL = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
-        process.arguments = ["--config", configPath, "--headless"]
+        process.arguments = ["--config", configPath] + modeArguments
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
