@@ -124,4 +124,21 @@ final class DaemonDeviceFaultTests: XCTestCase {
         XCTAssertEqual(daemon?.terminate(), 0, "and it stops cleanly")
         daemon = nil
     }
+
+    func testTheApplianceWithoutItsLCDBusStartsAndSaysLCDOffline() throws {
+        // The LCD's row through the daemon as far as this machine allows (it has no I2C bus): the bus is
+        // missing at start. A bus that stops answering and comes back is DisplayServiceTests' (emulated).
+        // The knob is simulated here, so the LCD is the only device missing.
+        try startDaemon(extra: """
+            [hardware]
+            backend = "simulated"
+            [display]
+            bus = "\(directory.path("i2c-missing"))"
+            """, modeArguments: [])
+        waitFor("LCD offline in status") { status()["error"] as? String == "LCD offline" }
+        waitFor("and in the mirror") { lcd().contains("LCD offline") }
+        XCTAssertTrue(daemon?.log.contains("i2c-missing") == true, "the log names the bus: \(daemon?.log ?? "")")
+        XCTAssertEqual(try cli.run("tune", "94.1").status, 0, "the control socket answers")
+        waitFor("sound") { device.samples.count > 44_100 * 2 }
+    }
 }
