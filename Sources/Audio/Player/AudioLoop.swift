@@ -279,6 +279,8 @@ final class AudioLoop {
         deviceLoss = nil
         deviceBackAt = now
         prebuffering = true
+        // The frame count starts again at the open: titles still waiting are due with the first frames.
+        pendingTitles = pendingTitles.map { (0, $0.title) }
         player.outputRecovered(session: session)
         return true
     }
