@@ -86,9 +86,8 @@ final class AudioLoop {
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
             }
-            if let loss = deviceLoss, !reopenDevice(session) {
-                let wait = min(max(loss.nextAttempt - StationSession.now, 0.01), 0.25)
-                player.waitForCommandChange(from: command, timeout: wait)
+            if !reopenDevice(session), let next = deviceLoss?.nextAttempt {
+                player.waitForCommandChange(from: command, timeout: min(max(next - StationSession.now, 0.01), 0.25))
                 continue
             }
             step(session, command)
@@ -198,11 +197,10 @@ final class AudioLoop {
                       let format = unconfirmedFormat else { continue }
                 unconfirmedFormat = nil
                 if audible { output.drain() }
+                lastFormat = format
                 do {
                     try output.open(format: format)
-                    lastFormat = format
                 } catch {
-                    lastFormat = format
                     deviceLost(error, session: session)
                     return
                 }
