@@ -39,21 +39,8 @@ final class DaemonDeviceFaultTests: XCTestCase {
     /// Starts the daemon with the test config plus `extra` TOML, headless unless `modeArguments` say otherwise.
     private func startDaemon(extra: String = "", modeArguments: [String] = ["--headless"]) throws {
         let configPath = directory.path("config.toml")
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "\(device.device.replacingOccurrences(of: "\"", with: "\\\""))"
-            [control]
-            socket = "\(socketPath!)"
-            \(extra)
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device.device,
+                                   socketPath: socketPath, extra: extra)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),

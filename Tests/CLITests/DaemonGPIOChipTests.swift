@@ -24,26 +24,16 @@ final class DaemonGPIOChipTests: XCTestCase {
         let (device, capture) = AlsaCapture.device(named: "gpio-late")
         defer { try? FileManager.default.removeItem(at: capture) }
         let socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
+        defer { unlink(socketPath) }
         let configPath = directory.path("config.toml")
         // The default pins (encoder on 17 and 27, push 22, buttons 5, 6, 13, 16, 26), on the chip named by label.
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "\(device.replacingOccurrences(of: "\"", with: "\\\""))"
-            [control]
-            socket = "\(socketPath)"
+        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device,
+                                   socketPath: socketPath, extra: """
             [hardware]
             chip = "\(label)"
             [display]
             driver = "none"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+            """)
         var cli = CLIRunner()
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         // Stopped at the end; killed by its deinit if the test ends early.
@@ -51,12 +41,13 @@ final class DaemonGPIOChipTests: XCTestCase {
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),
             extraEnvironment: ["ALSA_CONFIG_PATH": String(cString: getenv("ALSA_CONFIG_PATH"))], modeArguments: [])
         func status() -> [String: Any] { (try? cli.run("status", "--json").json() as? [String: Any]) ?? [:] }
-        func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
+        // The guest is emulated on one CPU: poll slowly (each check starts the CLI), wait generously.
+        func waitFor(_ what: String, timeout: TimeInterval = 90, _ condition: () -> Bool) {
             let deadline = Date().addingTimeInterval(timeout)
-            while !condition() && Date() < deadline { usleep(100_000) }
+            while !condition() && Date() < deadline { usleep(500_000) }
             XCTAssertTrue(condition(), "\(what); status: \(status()); log: \(daemon.log.suffix(2000))")
         }
-        XCTAssertTrue(daemon.waitUntilReady(timeout: 60), daemon.log)
+        XCTAssertTrue(daemon.waitUntilReady(timeout: 90), daemon.log)
         waitFor("the first-start sync") { (try? WavedialDatabase.open(path: directory.path("db/wavedial.sqlite")).stationCount()) == 1 }
         waitFor("Knob offline") { status()["error"] as? String == "Knob offline" }
         XCTAssertNil(status()["station"] as? [String: Any], "nothing tuned yet")
