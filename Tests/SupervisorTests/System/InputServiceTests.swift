@@ -6,7 +6,7 @@ import XCTest
 @testable import Supervisor
 
 /// The appliance's input when its GPIO chip is not there at the start and appears later (a driver
-/// loaded late, an overlay applied): gpio-sim in the gpio-vm guest (scripts/test.d/gpio-vm); the host
+/// loaded late, an overlay applied), and when it goes away in use and comes back: gpio-sim in the gpio-vm guest (scripts/test.d/gpio-vm); the host
 /// kernel has no gpio-sim, so on the host this skips (the missing chip alone is DaemonDeviceFaultTests').
 final class InputServiceTests: XCTestCase {
     private let ms: UInt64 = 1_000_000
@@ -17,7 +17,7 @@ final class InputServiceTests: XCTestCase {
         XCTAssertTrue(condition(), what)
     }
 
-    func testAChipThatAppearsAfterTheStartIsTakenAndTheKnobTurns() throws {
+    func testAChipThatAppearsAfterTheStartIsTakenAndOneThatGoesAndComesBackToo() throws {
         guard ProcessInfo.processInfo.environment["WAVEDIAL_GPIO_VM"] != nil else {
             throw XCTSkip("needs the kernel's gpio-sim: run inside the VM (scripts/test.d/gpio-vm)")
         }
@@ -39,14 +39,24 @@ final class InputServiceTests: XCTestCase {
         defer { service.stop() }
         wait("Knob offline while there is no chip") { problems.value.contains("Knob offline") }
 
-        let sim = try GPIOSimChip(lines: 8, label: label)
+        var sim: GPIOSimChip? = try GPIOSimChip(lines: 8, label: label)
         wait("the notice cleared once the chip is there") { problems.value.last == .some(nil) }
         // The encoder lines rest high (pull-up bias): three detents clockwise.
         var generator = EncoderSignalGenerator(stepsPerDetent: .four, restLevel: true, bounce: .none, seed: 11)
-        try sim.play(generator.turn(3, every: 20 * ms), offsets: [0, 1], activeLow: [false, false], minimumLineGap: 3 * ms)
+        try sim?.play(generator.turn(3, every: 20 * ms), offsets: [0, 1], activeLow: [false, false], minimumLineGap: 3 * ms)
         let detents = { events.value.compactMap { event -> Int? in if case .detent(let delta) = event.kind { return delta } else { return nil } } }
         wait("three detents") { detents().reduce(0, +) >= 3 }
         XCTAssertEqual(detents(), [1, 1, 1])
+
+        // The chip goes away while in use (its driver unbound) and comes back.
+        let reportsBefore = problems.value.count
+        sim = nil
+        wait("Knob offline again") { problems.value.count > reportsBefore && problems.value.last == .some("Knob offline") }
+        sim = try GPIOSimChip(lines: 8, label: label)
+        wait("the notice cleared again") { problems.value.last == .some(nil) }
+        try sim?.play(generator.turn(-2, every: 20 * ms), offsets: [0, 1], activeLow: [false, false], minimumLineGap: 3 * ms)
+        wait("two detents back") { detents().count >= 5 }
+        XCTAssertEqual(detents(), [1, 1, 1, -1, -1])
         XCTAssertEqual(Set(problems.value.compactMap { $0 }), ["Knob offline"], "no other words for a missing chip")
         service.stop()
     }
