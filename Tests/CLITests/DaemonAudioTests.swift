@@ -25,20 +25,7 @@ final class DaemonAudioTests: XCTestCase {
         capture = file
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         let configPath = directory.path("config.toml")
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "\(device.replacingOccurrences(of: "\"", with: "\\\""))"
-            [control]
-            socket = "\(socketPath!)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device, socketPath: socketPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),

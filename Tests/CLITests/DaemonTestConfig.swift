@@ -1,7 +1,7 @@
 import Foundation
 import WavedialTestSupport
 
-/// The config the device fault tests start the daemon with: Berlin, the loopback catalog, a quick snap
+/// The config the daemon's audio and device fault tests start it with: Berlin, the loopback catalog, a quick snap
 /// (150 ms), the given ALSA device and control socket, the database in the test's directory; `extra`
 /// TOML sections are appended.
 enum DaemonTestConfig {
