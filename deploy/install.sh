@@ -59,9 +59,8 @@ as_builder() {
 if [ -z "$from" ]; then
   command -v swift >/dev/null || { echo "install.sh: no Swift toolchain found (see README, Install on a Raspberry Pi)" >&2; exit 69; }
   say "building a release (this takes a while on a Pi)"
-  # The Swift runtime linked in, so the binaries run without the toolchain.
-  (cd "$repo" && as_builder swift build -c release --static-swift-stdlib)
-  from=$(cd "$repo" && as_builder swift build -c release --static-swift-stdlib --show-bin-path)
+  # The Swift runtime linked in, so the binaries run without the toolchain (scripts/build-release).
+  from=$(as_builder "$repo/scripts/build-release")
 fi
 [ -x "$from/wavedial" ] || { echo "install.sh: no wavedial binary in $from" >&2; exit 66; }
 products=(wavedial)

@@ -8,12 +8,23 @@ final class DaemonProcess {
     let logPath: String
     let socketPath: String
 
+    /// - Parameters:
+    ///   - launcher: a command that execs the daemon in its place (its PID stays the daemon's),
+    ///     e.g. `ip netns exec NAME` to run it in a network namespace.
+    ///   - modeArguments: `--headless` by default; none for the appliance.
     init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
-         modeArguments: [String] = ["--headless"]) throws {
+         launcher: [String] = [], modeArguments: [String] = ["--headless"]) throws {
         self.socketPath = socketPath
         self.logPath = logPath
-        process.executableURL = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
-        process.arguments = ["--config", configPath] + modeArguments
+        let daemon = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
+        let arguments = ["--config", configPath] + modeArguments
+        if launcher.isEmpty {
+            process.executableURL = daemon
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [daemon.path] + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment

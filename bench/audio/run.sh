@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Audio benchmark: wavedial's player against mpg123 (and mpv when installed) on the same Icecast
-# stream, into the same paced alsa-lib sink (a software DAC that consumes in real time), plus an
-# Icecast restart (outage) for each. Prints Markdown tables; figures go to docs/BENCHMARKS.md.
-# Not run in CI (minutes long; needs: icecast2 ffmpeg lame sox libsox-fmt-mp3 mpg123 gcc libasound2-dev
-# python3 curl, and optionally mpv).
+# Audio benchmark: wavedial's player against mpg123, mpv and mpd on the same Icecast stream,
+# into the same paced alsa-lib sink (a software DAC that consumes in real time), plus an Icecast
+# restart (outage) for each. Prints Markdown tables; figures go to docs/BENCHMARKS.md.
+# Not run in CI (minutes long). Needs scripts/packages/build.txt, test-audio.txt and
+# bench/packages.txt (bench/run.sh installs them); a peer that is not installed is left out.
 #
 #   bench/audio/run.sh [play|outage|all]          (default all)
 # Environment: BENCH_DIR (/tmp/wavedial-bench) PORT (18100) REPS (3) DURATION (60)
 #   OUT_AT (15) OUT_DOWN (5) OUT_DURATION (45) SHORT_DOWN (2: an outage inside the burst lead)
+#   RESULTS (a JSON-lines file the measurements are appended to; default: a new one in BENCH_DIR)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -16,11 +17,10 @@ export PORT=${PORT:-18100}
 REPS=${REPS:-3}; DURATION=${DURATION:-60}
 OUT_AT=${OUT_AT:-15}; OUT_DOWN=${OUT_DOWN:-5}; OUT_DURATION=${OUT_DURATION:-45}; SHORT_DOWN=${SHORT_DOWN:-2}
 what=${1:-all}
-RES="$BENCH_DIR/results-$(date +%Y%m%d-%H%M%S).jsonl"
+RES=${RESULTS:-"$BENCH_DIR/results-$(date +%Y%m%d-%H%M%S).jsonl"}
 
 export PATH="/opt/swift/usr/bin:$PATH"
-(cd "$root" && swift build -c release --product wavedial >/dev/null)
-WAVEDIAL="$root/.build/release/wavedial"
+WAVEDIAL="$("$root/scripts/build-release" --product wavedial)/wavedial"
 
 "$here/rig.sh" start
 sleep "${WARMUP:-8}"   # let icecast queue a full burst, as for a listener of a running station
@@ -31,17 +31,28 @@ M() { "$here/measure.py" --url "$url" --reps "$REPS" --results "$RES" "$@"; }
 WD="$WAVEDIAL play-url --device bench {url}"
 MPG123='mpg123 -o alsa -a bench {url}'
 MPV='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench {url}'
-have_mpv=false; command -v mpv >/dev/null && have_mpv=true
+# mpv's own reconnect, off by default: libavformat's reconnect options.
+MPV_RECONNECT='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench --stream-lavf-o=reconnect=1,reconnect_at_eof=1,reconnect_streamed=1,reconnect_on_network_error=1,reconnect_delay_max=4 {url}'
+# mpd is a server: t0 is the client's play request; titles come from its idle events.
+MPD=(--cmd '{here}/players/mpd.sh daemon' --ready '{here}/players/mpd.sh ready'
+     --trigger '{here}/players/mpd.sh play {url}' --watch '{here}/players/mpd.sh watch')
+have() { command -v "$1" >/dev/null || { echo "($1 is not installed: left out)" >&2; return 1; }; }
 
 if [[ $what == play || $what == all ]]; then
   M --name wavedial --duration "$DURATION" --cmd "$WD"
   M --name mpg123 --duration "$DURATION" --cmd "$MPG123"
-  $have_mpv && M --name mpv --duration "$DURATION" --cmd "$MPV"
+  if have mpv; then M --name mpv --duration "$DURATION" --cmd "$MPV"; fi
+  if have mpd && have mpc; then M --name mpd --duration "$DURATION" "${MPD[@]}"; fi
 fi
 if [[ $what == outage || $what == all ]]; then
+  # None of the peers reconnects by default (shared/reference/audio-bench/FIGURES.md), so each
+  # gets the best reconnect it can be given: mpg123 a restart loop, mpv libavformat's reconnect,
+  # mpd a client that sends "play" whenever it has stopped.
   O=(--duration "$OUT_DURATION" --outage "$OUT_AT:$OUT_DOWN")
   M --name outage-wavedial "${O[@]}" --cmd "$WD"
   M --name outage-mpg123-retryloop "${O[@]}" --cmd '{here}/players/mpg123-retry.sh {url}'
+  if have mpv; then M --name outage-mpv-lavf-reconnect "${O[@]}" --cmd "$MPV_RECONNECT"; fi
+  if have mpd && have mpc; then M --name outage-mpd-watchdog "${O[@]}" --env MPD_WATCHDOG=1 "${MPD[@]}"; fi
   S=(--duration "$OUT_DURATION" --outage "$OUT_AT:$SHORT_DOWN")
   M --name short-outage-wavedial "${S[@]}" --cmd "$WD"
   M --name short-outage-mpg123-retryloop "${S[@]}" --cmd '{here}/players/mpg123-retry.sh {url}'

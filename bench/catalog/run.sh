@@ -6,13 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 count=${1:-50000}
-work=${BENCH_DIR:-/tmp/wavedial-bench-catalog}
+work=${BENCH_DIR:-/tmp/wavedial-bench}/catalog
 rm -rf "$work" && mkdir -p "$work"
 scripts/install-deps build test-catalog
-command -v /usr/bin/time >/dev/null || { apt-get install -y -qq time >/dev/null; }
+[ -x /usr/bin/time ] || scripts/install-deps bench/packages.txt
 
 python3 bench/catalog/make_catalog.py "$count" "$work/stations.json" ../shared/data
-swift build -c release --product wavedial >/dev/null
+bin=$(scripts/build-release --product wavedial)/wavedial
 (cd Benchmarks && swift build -c release --product catalog-bench >/dev/null)
 
 python3 Tests/Fixtures/radio_browser_server.py --stations "$work/stations.json" >"$work/port" &
@@ -29,7 +29,6 @@ country = "DE"
 database = "$work/wavedial.sqlite"
 servers = ["http://127.0.0.1:$port"]
 TOML
-bin=$(swift build -c release --show-bin-path)/wavedial
 echo "== sync of $count stations (gzip over loopback, into an empty database, then again over a full one)"
 for run in empty full; do
   /usr/bin/time -f "$run: %e s wall, %M KiB peak RSS" "$bin" --config "$work/config.toml" sync 2>&1 | tail -2

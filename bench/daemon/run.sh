@@ -6,6 +6,7 @@
 #     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
 #   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
 # Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
+# (RESULTS: a JSON-lines file the playing measurements are appended to)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -15,9 +16,8 @@ export PORT=${PORT:-18200}
 work="$BENCH_DIR/daemon"
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/opt/swift/usr/bin:$PATH"
-(cd "$root" && swift build -c release --product wavediald >/dev/null && swift build -c release --product wavedial >/dev/null)
+bin=$("$root/scripts/build-release" --product wavediald --product wavedial)
 (cd "$root/Benchmarks" && swift build -c release --product knob-bench >/dev/null)
-bin=$(cd "$root" && swift build -c release --show-bin-path)
 
 "$root/bench/audio/rig.sh" start
 trap '"$root/bench/audio/rig.sh" stop >/dev/null; kill $catalog 2>/dev/null || true' EXIT
@@ -73,7 +73,7 @@ PY
 
 echo "== knob rest → first audio, CPU and RSS while playing (paced sink, $reps runs of 60 s)"
 "$root/bench/audio/measure.py" --name daemon-knob --url "$url" --reps "$reps" --duration 60 \
-  --results "$work/results.jsonl" --cmd "$bin/wavediald --headless" \
+  --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
   --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
 echo "(time to first audio above includes the 400 ms the knob must rest before the needle snaps)"

@@ -31,8 +31,7 @@ while [ $# -gt 0 ]; do
 done
 command -v swift >/dev/null || PATH="/opt/swift/usr/bin:$PATH"
 if [ -z "$from" ]; then
-  (cd "$repo" && swift build -c release --static-swift-stdlib)
-  from=$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)
+  from=$("$repo/scripts/build-release")
 fi
 if [ -z "$version" ]; then
   version="0.1.0~git$(git -C "$repo" log -1 --format=%cd --date=format:%Y%m%d%H%M%S).$(git -C "$repo" log -1 --format=%h)"

@@ -27,6 +27,7 @@ final class AudioLoop {
     private var prebuffering = true
     private var finished = false
     private var playedInSession = false
+    private var startTimeoutReported = false
     private var lastRefresh = 0.0
     private var readsSinceBitrate = 0
     private var input = [UInt8](repeating: 0, count: 4096)
@@ -110,15 +111,18 @@ final class AudioLoop {
         prebuffering = true
         finished = false
         playedInSession = false
+        startTimeoutReported = false
     }
 
     /// One read from the ring, decoded and played.
     private func step(_ session: StationSession, _ command: Player.Command) {
         let now = StationSession.now
-        if !playedInSession && now - max(command.sessionStart, deviceBackAt) >= settings.startTimeout {
-            finished = true
-            player.startTimedOut(session: session)
-            return
+        if !playedInSession && !startTimeoutReported && now - max(command.sessionStart, deviceBackAt) >= settings.startTimeout {
+            startTimeoutReported = true
+            if player.startTimedOut(session: session) {
+                finished = true
+                return
+            }
         }
         if now - lastRefresh > 0.25 && !audible {
             lastRefresh = now

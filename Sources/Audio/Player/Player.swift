@@ -40,6 +40,8 @@ public final class Player: @unchecked Sendable {
     private var terminalFailure: PlaybackFailure?
     /// The device is lost and the audio thread is re-opening it (not terminal).
     private var outputFailure: PlaybackFailure?
+    /// The start timed out with no network: the session keeps retrying and the state says so.
+    private var awaitingNetwork = false
     private var streamName: String?
     private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
@@ -78,6 +80,7 @@ public final class Player: @unchecked Sendable {
             silentSince = nil
             terminalFailure = nil
             outputFailure = nil
+            awaitingNetwork = false
             streamName = nil
             published.title = nil
             startAudioThreadIfNeeded()
@@ -231,6 +234,7 @@ public final class Player: @unchecked Sendable {
            StationSession.now - silentSince >= settings.startTimeout {
             return .failed(failure, willRetry: true)
         }
+        if awaitingNetwork, case .retrying(let failure) = netPhase { return .failed(failure, willRetry: true) }
         if everPlayed || netPhase == .connected { return .buffering }
         return .connecting
     }
@@ -316,11 +320,17 @@ public final class Player: @unchecked Sendable {
     /// Re-evaluates time-dependent states (a long outage becomes "failed, retrying").
     func refreshStatus() { publishStatus() }
 
-    /// The audio thread saw no audio within the start timeout.
-    func startTimedOut(session reporting: StationSession) {
+    /// The audio thread saw no audio within the start timeout. - Returns: whether the session ended; it
+    /// goes on when the network is what failed (the station may be fine), shown as failed-and-retrying.
+    func startTimedOut(session reporting: StationSession) -> Bool {
         let failure: PlaybackFailure
         let bytes = reporting.audioBytesDelivered
         switch control.withLock({ netPhase }) {
+        case .retrying(let last) where last.code == .noNetwork:
+            control.withLock { if session === reporting { awaitingNetwork = true } }
+            logger.info("no network, still trying", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(last)"])
+            publishStatus()
+            return false
         case .retrying(let last):
             failure = last
         default:
@@ -336,6 +346,7 @@ public final class Player: @unchecked Sendable {
         reporting.cancel()
         logger.info("start timed out", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(failure)"])
         publishStatus()
+        return true
     }
 
     /// The audio thread cannot decode at all (libmpg123 did not start): the station fails for good.

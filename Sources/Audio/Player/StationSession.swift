@@ -15,7 +15,8 @@ final class StationSession: @unchecked Sendable {
         case connected(StreamResponse)
         /// The stream dropped or an attempt failed; the session retries.
         case disconnected(PlaybackFailure)
-        /// The session gave up (never played within the start timeout, or a format we cannot play).
+        /// The session gave up (never played within the start timeout, or a format we cannot play;
+        /// never for "no network", which it retries until the network is back).
         case failed(PlaybackFailure)
     }
 
@@ -118,7 +119,8 @@ final class StationSession: @unchecked Sendable {
                     outageStart = now
                     if now - connectedAt > 10 { attempt = 0 }
                 }
-                if !everStreamed && now - started >= settings.startTimeout {
+                // With no network there is nothing wrong with the station: keep trying until the network is back.
+                if !everStreamed && now - started >= settings.startTimeout && failure.code != .noNetwork {
                     finish(failure)
                     return
                 }

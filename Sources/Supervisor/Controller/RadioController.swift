@@ -420,13 +420,14 @@ public final class RadioController: @unchecked Sendable {
     }
 
     /// The failure in the LCD's words, when the player is in one (a dropped stream that is
-    /// being reconnected counts, even while the buffer still plays).
+    /// being reconnected counts, even while the buffer still plays). A retry that fails for want of
+    /// a network says "No network": it is the network, not the station, the listener should look at.
     var failure: DisplayFailure? {
         if playerStatus.isReconnecting, case .buffering = playerStatus.state { return .other("Reconnecting") }
         guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
         // A lost device is retried too, but it is not the network.
         if failure.code == .outputFailed { return .audioDevice }
-        if willRetry { return .other("Reconnecting") }
+        if willRetry { return failure.code == .noNetwork ? .noNetwork : .other("Reconnecting") }
         switch failure.code {
         case .stationOffline: return .stationOffline
         case .noNetwork: return .noNetwork

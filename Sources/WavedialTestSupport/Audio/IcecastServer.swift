@@ -2,13 +2,15 @@ import CCurl
 import CurlSupport
 import Foundation
 
-/// A real Icecast2 on 127.0.0.1 (own config, unprivileged port, run as a plain process; as root it is
+/// A real Icecast2 on 127.0.0.1 or another local address (own config, unprivileged port, run as a plain process; as root it is
 /// started through `setpriv` as the `icecast2` user, since icecast refuses root), with an ffmpeg feeder
 /// that copies an MP3 to the mount in real time and comes back by itself after an icecast restart.
 public final class IcecastServer: @unchecked Sendable {
     public static let password = "wavedialtest"
     public let port: Int
     public let mount = "/live.mp3"
+    /// The local address it listens on (127.0.0.1 unless given, e.g. a veth's address for a network namespace).
+    public let host: String
     private let directory: URL
     private let source: URL
     private let lock = NSLock()
@@ -16,10 +18,11 @@ public final class IcecastServer: @unchecked Sendable {
     private var feeder: Process?
     private var stopped = false
 
-    public var url: String { "http://127.0.0.1:\(port)\(mount)" }
+    public var url: String { "http://\(host):\(port)\(mount)" }
 
-    public init(source: URL) throws {
+    public init(source: URL, host: String = "127.0.0.1") throws {
         self.source = source
+        self.host = host
         port = freeLoopbackPort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-icecast-\(port)-\(getpid())")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("log"), withIntermediateDirectories: true)
@@ -44,8 +47,8 @@ public final class IcecastServer: @unchecked Sendable {
             <source-password>\(Self.password)</source-password><relay-password>\(Self.password)</relay-password>
             <admin-user>admin</admin-user><admin-password>\(Self.password)</admin-password>
           </authentication>
-          <hostname>127.0.0.1</hostname>
-          <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+          <hostname>\(host)</hostname>
+          <listen-socket><port>\(port)</port><bind-address>\(host)</bind-address></listen-socket>
           <mount type="normal"><mount-name>\(mount)</mount-name><stream-name>Wavedial Test Radio</stream-name></mount>
           <fileserve>1</fileserve>
           <paths>
@@ -114,7 +117,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     private func get(_ path: String, admin: Bool = false) throws -> String {
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, "http://127.0.0.1:\(port)\(path)")
+        try easy.set(CURLOPT_URL, "http://\(host):\(port)\(path)")
         try easy.set(CURLOPT_TIMEOUT_MS, 2000)
         try easy.set(CURLOPT_FAILONERROR, true)
         if admin { try easy.set(CURLOPT_USERPWD, "admin:\(Self.password)") }
@@ -138,7 +141,7 @@ public final class IcecastServer: @unchecked Sendable {
                     "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1",
                     "-ss", "\(offset)", "-i", source.path, "-map", "0:a", "-c:a", "copy", "-f", "mp3", "-id3v2_version", "0",
                     "-write_xing", "0", "-content_type", "audio/mpeg", "-ice_name", "Wavedial Test Radio",
-                    "icecast://source:\(Self.password)@127.0.0.1:\(port)\(mount)",
+                    "icecast://source:\(Self.password)@\(host):\(port)\(mount)",
                 ]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice

@@ -43,11 +43,15 @@ struct PlayURLCommand: ParsableCommand {
         var failure: PlaybackFailure?
         var lastState: PlayerState?
         var lastTitle: String?
+        var played = false
         let observation = player.observe { status in
             if status.state != lastState {
                 lastState = status.state
                 Self.say("state: \(status.state)")
-                if case .failed(let final, false) = status.state {
+                if status.state == .playing { played = true }
+                // The player keeps trying a station it cannot reach for want of a network; this command is
+                // a diagnosis, so a stream that never played ends with the reason.
+                if case .failed(let final, let retrying) = status.state, !retrying || !played {
                     lock.withLock { failure = final }
                     done.signal()
                 }

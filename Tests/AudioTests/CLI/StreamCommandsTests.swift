@@ -75,4 +75,17 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertTrue(failed.out.contains("state: failed: Format not supported"), failed.out)
         XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/hls.m3u8")): Format not supported (HLS)\n")
     }
+
+    func testPlayURLWithNoNetworkEndsWithTheReason() throws {
+        // The player keeps trying a station it cannot reach for want of a network; play-url, a diagnosis,
+        // ends once the start timeout has passed. (TCP to a multicast address: "network unreachable", locally.)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = directory.path("config.toml")
+        try "[audio]\nstart_timeout_seconds = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let capture = AlsaCapture.device(named: "cli-nonet")
+        let result = try wavedial(["play-url", "--config", config, "--device", capture.device, "http://224.0.0.1:9/live"])
+        XCTAssertEqual(result.status, 1, result.out)
+        XCTAssertTrue(result.err.hasPrefix("wavedial: cannot play http://224.0.0.1:9/live: No network"), result.err)
+    }
 }

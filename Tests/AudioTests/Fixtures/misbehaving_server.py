@@ -6,7 +6,7 @@ Usage: misbehaving_server.py MP3_FILE DEAD_PORT   -> prints "PORT <n>" once list
 Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; default 1):
   /ok.mp3        HTTP 200, audio/mpeg, icy-metaint 8000, titles "Fixture - Song N" (N grows every 2 blocks)
   /live.mp3      like icecast: one live position for all listeners (by the clock), each connection starts
-                 with a 64 KB burst before it; ?drop=N closes the connection after N bytes
+                 with a 64 KB burst before it; ?drop=N closes the connection after N bytes; obeys /control
   /icy.mp3       the same with SHOUTcast v1's "ICY 200 OK" status line
   /plain.mp3     audio/mpeg without ICY metadata
   /stall.mp3     a live 64 KB burst (see /live.mp3), then nothing (connection held open)
@@ -23,6 +23,9 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /loop          302 to itself   /redirect  302 to /ok.mp3
   /list.pls      a dead entry, a 404 entry, then /ok.mp3
   /list.m3u      the same as M3U;  /dead.m3u  only dead entries
+  /control?stall=0|1&rate=N&status=S   from now on every /live.mp3 stream sends nothing (stall=1), or at
+                 most N bytes a second (a trickle, rate>0); with status other than 200, open /live.mp3 streams
+                 end and new requests get that HTTP status; stall=0&rate=0&status=200 is normal service
 """
 import socket
 import socketserver
@@ -36,6 +39,8 @@ DEAD_PORT = int(sys.argv[2])
 BYTES_PER_SECOND = 16000  # 128 kbit/s
 STARTED = time.monotonic()
 METAINT = 8000
+# Set by /control for all /live.mp3 streams: a frozen upstream, a trickle of `rate` bytes a second, an HTTP error.
+CONTROL = {"stalled": False, "rate": 0, "status": 200}
 
 
 def metadata_block(text: bytes) -> bytes:
@@ -90,6 +95,8 @@ class Handler(socketserver.BaseRequestHandler):
             position = int((time.monotonic() - STARTED) * BYTES_PER_SECOND * speed) % len(MP3)
         started = time.monotonic()
         while limit is None or sent < limit:
+            if live and CONTROL["status"] != 200:
+                return
             chunk = MP3[position:position + 1000]
             if len(chunk) < 1000:
                 chunk += MP3[:1000 - len(chunk)]
@@ -115,6 +122,12 @@ class Handler(socketserver.BaseRequestHandler):
                         out += metadata_block(f"StreamTitle='Fixture - Song {blocks // 2 + 1}';".encode())
                     else:
                         out += b"\x00"
+            if live and (CONTROL["stalled"] or CONTROL["rate"]):
+                self.send_controlled(out)
+                sent += len(out)
+                # Normal pacing resumes from here, without a burst to catch up.
+                started = time.monotonic() - max(0, sent - 65536) / (BYTES_PER_SECOND * speed)
+                continue
             self.send(out)
             sent += len(out)
             if sent > 65536:
@@ -123,6 +136,21 @@ class Handler(socketserver.BaseRequestHandler):
                 if delay > 0:
                     time.sleep(delay)
 
+    def send_controlled(self, data: bytes):
+        """Holds `data` while stalled, trickles it at the set rate, both as /control says at each step."""
+        while data:
+            if CONTROL["stalled"]:
+                time.sleep(0.05)
+                continue
+            rate = CONTROL["rate"]
+            if not rate:
+                self.send(data)
+                return
+            piece = max(1, rate // 10)
+            self.send(data[:piece])
+            data = data[piece:]
+            time.sleep(piece / rate)
+
     def live_burst(self, speed):
         """The 64 KB before the live position, as icecast sends on connect."""
         end = int((time.monotonic() - STARTED) * BYTES_PER_SECOND * speed) % len(MP3)
@@ -130,11 +158,19 @@ class Handler(socketserver.BaseRequestHandler):
 
     def route(self, path, speed, base, wants_icy, query):
         icy = [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-br", "128")]
-        if path in ("/ok.mp3", "/icy.mp3"):
+        if path == "/control":
+            CONTROL["stalled"] = query.get("stall", ["0"])[0] == "1"
+            CONTROL["rate"] = int(query.get("rate", ["0"])[0])
+            CONTROL["status"] = int(query.get("status", ["200"])[0])
+            self.head(headers=[("Content-Type", "text/plain"), ("Content-Length", "3")])
+            self.send(b"ok\n")
+        elif path in ("/ok.mp3", "/icy.mp3"):
             status = "ICY 200 OK" if path == "/icy.mp3" else "HTTP/1.0 200 OK"
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []
             self.head(status, icy + meta)
             self.stream(speed, METAINT if wants_icy else None)
+        elif path == "/live.mp3" and CONTROL["status"] != 200:
+            self.head(f"HTTP/1.0 {CONTROL['status']} Unavailable", [("Content-Type", "text/plain")])
         elif path == "/live.mp3":
             drop = int(float(query.get("drop", ["0"])[0])) or None
             meta = [("icy-metaint", str(METAINT))] if wants_icy else []

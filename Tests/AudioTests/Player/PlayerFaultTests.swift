@@ -67,6 +67,23 @@ final class PlayerFaultTests: XCTestCase {
         player.shutdown()
     }
 
+    func testNoNetworkKeepsTryingPastTheStartTimeout() {
+        let (player, recorder, _) = makePlayer("nonetwork", startTimeout: 1)
+        // TCP refuses to connect to a multicast address with ENETUNREACH before sending anything: the
+        // kernel's own "network unreachable", without leaving the machine.
+        player.play(PlayableStation(id: "unreachable", name: "unreachable", url: "http://224.0.0.1:9/live"))
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isFailed }, "\(recorder.states)")
+        Thread.sleep(forTimeInterval: 2)
+        guard case .failed(let failure, let willRetry) = player.status.state else {
+            return XCTFail("\(recorder.states)")
+        }
+        XCTAssertEqual(failure.code, .noNetwork)
+        XCTAssertTrue(willRetry, "no network is not the station's fault: the player keeps trying")
+        XCTAssertFalse(recorder.states.contains { if case .failed(_, false) = $0 { return true } else { return false } },
+                       "\(recorder.states)")
+        player.shutdown()
+    }
+
     func testUnsupportedFormatsFailAtOnceWithoutNoise() {
         for path in ["/aac", "/ogg", "/hls.m3u8", "/page.html"] {
             let (player, recorder, file) = makePlayer("unsupported")

@@ -188,10 +188,17 @@ final class RadioControllerTests: XCTestCase {
         controller.tick(at: clock)
         XCTAssertEqual(controller.status.error, "Station offline")
         XCTAssertEqual(lastScreen?.phase, .failed(.stationOffline))
-        player.report(PlayerStatus(state: .failed(PlaybackFailure(.noNetwork, detail: "reset"), willRetry: true),
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.timedOut, detail: "stalled"), willRetry: true),
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
         XCTAssertEqual(lastScreen?.phase, .failed(.other("Reconnecting")))
+        XCTAssertEqual(controller.status.error, "Reconnecting")
+        // Retrying for want of a network says so: the listener should look at the network, not the station.
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.noNetwork, detail: "unreachable"), willRetry: true),
+                                   station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(lastScreen?.phase, .failed(.noNetwork))
+        XCTAssertEqual(controller.status.error, "No network")
         // A late report about a station switched away from changes nothing.
         _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "old"), willRetry: false),

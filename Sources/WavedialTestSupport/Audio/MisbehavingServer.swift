@@ -1,16 +1,17 @@
-import WavedialTestSupport
+import CCurl
+import CurlSupport
 import Foundation
 
-/// `Fixtures/misbehaving_server.py` on a loopback port, serving the cached test tone; stopped by ``stop()``
-/// (or when the test process dies: the script exits when its stdin closes).
-final class MisbehavingServer {
-    let port: Int
+/// `Tests/AudioTests/Fixtures/misbehaving_server.py` on a loopback port, serving the cached test tone;
+/// stopped by ``stop()`` (or when the test process dies: the script exits when its stdin closes).
+public final class MisbehavingServer {
+    public let port: Int
     /// A port nothing listens on, for dead playlist entries.
-    let deadPort: Int
+    public let deadPort: Int
     private let process: Process
     private let input: Pipe
 
-    init() throws {
+    public init() throws {
         let mp3 = try TestMedia.tone()
         deadPort = freeLoopbackPort()
         process = Process()
@@ -30,9 +31,20 @@ final class MisbehavingServer {
         self.port = port
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    func stop() {
+    /// Makes every `/live.mp3` stream, open or new, send nothing while `stalled`, and at most
+    /// `bytesPerSecond` when it is not nil (a trickle); an `httpStatus` other than 200 ends the open
+    /// streams and answers new requests with it. The defaults are normal service.
+    public func setLive(stalled: Bool = false, bytesPerSecond: Int? = nil, httpStatus: Int = 200) throws {
+        let easy = try CurlEasy()
+        try easy.set(CURLOPT_URL, url("/control?stall=\(stalled ? 1 : 0)&rate=\(bytesPerSecond ?? 0)&status=\(httpStatus)"))
+        try easy.set(CURLOPT_TIMEOUT_MS, 2000)
+        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.perform { _ in true }
+    }
+
+    public func stop() {
         try? input.fileHandleForWriting.close()
         process.terminate()
         process.waitUntilExit()

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The one table of bench/run.sh: wavedial against mpg123, mpv and mpd, then the appliance's own
+figures, from the logs and JSON lines the suites wrote into one run folder. Medians [min–max]
+over the repetitions. A figure a suite did not produce prints as "—".
+usage: summary.py --dir RUN_DIR [--machine TEXT] [--load TEXT]"""
+import argparse, datetime, json, os, re, statistics
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--dir", required=True)
+ap.add_argument("--machine", default="")
+ap.add_argument("--load", default="")
+a = ap.parse_args()
+
+
+def read(name):
+    path = os.path.join(a.dir, name)
+    return open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+
+
+def records(name):
+    rows = {}
+    for line in read(name).splitlines():
+        if line.strip():
+            r = json.loads(line)
+            rows.setdefault(r["name"], []).append(r)
+    return rows
+
+
+def mm(values, fmt="{:.2f}"):
+    v = [x for x in values if x is not None]
+    if not v:
+        return "—"
+    if len(v) == 1:
+        return fmt.format(v[0])
+    return f"{fmt.format(statistics.median(v))} [{fmt.format(min(v))}–{fmt.format(max(v))}]"
+
+
+audio = records("audio.jsonl")
+daemon = records("daemon.jsonl")
+peers = ["wavedial", "mpg123", "mpv", "mpd"]
+outage = {"wavedial": "outage-wavedial", "mpg123": "outage-mpg123-retryloop",
+          "mpv": "outage-mpv-lavf-reconnect", "mpd": "outage-mpd-watchdog"}
+
+
+def per_hour(r):
+    return r["cpu_s"] / r["duration_s"] * 3600 if r.get("cpu_s") is not None and r.get("duration_s") else None
+
+
+def lag(rs):
+    return [x for r in rs for x in r.get("meta_latency_s", []) if x is not None]
+
+
+player_rows = [
+    ("first `snd_pcm_write*` after the request (s)", lambda rs: mm([r.get("ttfa_alsa_s") for r in rs], "{:.3f}"), "within 30 ms of icecast's first byte"),
+    ("first non-silent sample (s)", lambda rs: mm([r.get("ttfa_sound_s") for r in rs], "{:.3f}"), "no silence added"),
+    ("CPU seconds per hour of playback", lambda rs: mm([per_hour(r) for r in rs], "{:.1f}"), "≤ mpg123's"),
+    ("peak RSS (MiB)", lambda rs: mm([r["peak_rss_kb"] / 1024 if r.get("peak_rss_kb") else None for r in rs], "{:.1f}"), "≤ 20 MiB"),
+    ("title lag behind the update (s)", lambda rs: mm(lag(rs)), "titles with their audio"),
+]
+print("## wavedial against its peers (same loopback Icecast stream, same paced ALSA sink)")
+print()
+floor = re.search(r"icecast first audio byte\s*: median ([0-9.]+) s", read("audio.log"))
+if floor:
+    print(f"Icecast's own floor, request → first audio byte: {floor.group(1)} s.")
+    print()
+print("| figure | " + " | ".join(peers) + " | target |")
+print("|---|" + "---|" * (len(peers) + 1))
+for label, cell, target in player_rows:
+    print(f"| {label} | " + " | ".join(cell(audio.get(p, [])) for p in peers) + f" | {target} |")
+recovery = lambda rs: mm([r["outage"].get("resume_after_mount_s") for r in rs if r.get("outage")])
+resumed = lambda rs: f"{sum(1 for r in rs if r.get('outage', {}).get('resumed'))}/{len(rs)}" if rs else "—"
+print("| audio back after the mount returns (s), 5 s Icecast outage | "
+      + " | ".join(recovery(audio.get(outage[p], [])) for p in peers) + " | ≤ 0.5 s |")
+print("| outages recovered | " + " | ".join(resumed(audio.get(outage[p], [])) for p in peers) + " | all |")
+short = audio.get("short-outage-wavedial", [])
+if short:
+    gaps = [r["outage"].get("audible_gap_s") for r in short if r.get("outage")]
+    print(f"| audible gap, 2 s outage inside the buffered lead (s) | {mm(gaps) if any(g is not None for g in gaps) else 'none'} "
+          "| " + " | ".join("—" for _ in peers[1:]) + " | none |")
+print()
+print("Peers' reconnects are not their defaults (none of them reconnects by default): mpg123 runs in a")
+print("restart loop, mpv with libavformat's reconnect options, mpd with a client that sends `play` when it stops.")
+print()
+
+print("## The appliance")
+print()
+print("| figure | result | target |")
+print("|---|---|---|")
+d = read("daemon.log")
+m = re.search(r"start → ready: median (\d+) ms, max (\d+) ms", d)
+print(f"| daemon start → ready (control socket answers) | {f'median {m.group(1)} ms, max {m.group(2)} ms' if m else '—'} | ≤ 300 ms |")
+for size, p50, p99, mx in re.findall(r"detent → LCD, (\d+x\d+) at 100 kHz: p50 ([0-9.]+) ms\s+p99 ([0-9.]+) ms\s+max ([0-9.]+) ms", d):
+    print(f"| detent → LCD updated, {size} | p50 {p50} ms, p99 {p99} ms, max {mx} ms | p99 ≤ 10 ms |")
+knob = daemon.get("daemon-knob", [])
+print(f"| knob rest → first audio at ALSA, rest excluded (s) | "
+      f"{mm([r['ttfa_alsa_s'] - 0.4 if r.get('ttfa_alsa_s') is not None else None for r in knob], '{:.3f}')} | — |")
+print(f"| CPU seconds per hour while playing | {mm([per_hour(r) for r in knob], '{:.1f}')} | — |")
+print(f"| RSS while playing (MiB) | {mm([r['peak_rss_kb'] / 1024 if r.get('peak_rss_kb') else None for r in knob], '{:.1f}')} | ≤ 30 MB (28.6 MiB) |")
+c = read("catalog.log")
+count = re.search(r"catalog: (\d+) stations", c)
+for run, wall, rss in re.findall(r"^(empty|full): ([0-9.]+) s wall, (\d+) KiB peak RSS", c, re.M):
+    what = "sync into an empty catalog" if run == "empty" else "re-sync over a full catalog"
+    print(f"| {what} ({count.group(1) if count else '?'} stations) | {wall} s, {int(rss) / 1024:.0f} MiB peak RSS | ≤ 5 s, ≤ 64 MB |")
+targets = {"nearby": "≤ 5 ms", "search": "≤ 20 ms"}
+for name, p50, p99 in re.findall(r"^(\S.*?\S)\s+p50\s+([0-9.]+) ms\s+p99\s+([0-9.]+) ms", c, re.M):
+    if "(" in name:  # the aggregates; the per-place and per-query lines stay in catalog.log
+        print(f"| catalog: {name} | p50 {float(p50):.1f} ms, p99 {float(p99):.1f} ms | {targets.get(name.split()[0], '—')} |")
+print()
+print(f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {a.machine}; load average at the end {a.load}.")
