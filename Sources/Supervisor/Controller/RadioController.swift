@@ -40,6 +40,9 @@ public final class RadioController: @unchecked Sendable {
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
+    /// A device that is down ("LCD offline", "Knob offline"): a fault, so `status` reports it as its error
+    /// when the player has none (other notices, like sync progress, are not errors).
+    private var deviceProblem: String? { ["display", "input"].lazy.compactMap { self.notices[$0] }.first }
     private var observers: [UUID: (RadioStatus) -> Void] = [:]
     private var lastPublished: RadioStatus?
     private var lastTickRefresh: UInt64 = 0
@@ -406,7 +409,7 @@ public final class RadioController: @unchecked Sendable {
             volume: saved.volume,
             muted: saved.muted,
             favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
-            error: failure.map(\.words),
+            error: failure.map(\.words) ?? deviceProblem,
             band: mode.rawValue,
             needleMHz: band.megahertz(needle.kHz))
     }
@@ -428,6 +431,8 @@ public final class RadioController: @unchecked Sendable {
     var failure: DisplayFailure? {
         if playerStatus.isReconnecting, case .buffering = playerStatus.state { return .other("Reconnecting") }
         guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
+        // A lost device is retried too, but it is not the network.
+        if failure.code == .outputFailed { return .audioDevice }
         if willRetry { return failure.code == .noNetwork ? .noNetwork : .other("Reconnecting") }
         switch failure.code {
         case .stationOffline: return .stationOffline

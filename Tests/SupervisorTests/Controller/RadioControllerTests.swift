@@ -218,6 +218,30 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertNil(controller.status.error)
     }
 
+    func testALostAudioDeviceAndDevicesOfflineAreShownInTheirOwnWords() throws {
+        controller.start(resume: false)
+        controller.setNotice("Knob offline", from: "input")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Knob offline", "a device that is down is a fault")
+        XCTAssertEqual(lastScreen?.phase, .failed(.other("Knob offline")), "shown while nothing plays")
+        controller.setNotice("Syncing catalog", from: "catalog")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Knob offline", "sync progress is no error")
+
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        let station = player.status.station
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.outputFailed, detail: "snd_pcm_writei: No such device"),
+                                                  willRetry: true), station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Audio device error", "the player's own failure first; a device is not the network")
+        XCTAssertEqual(lastScreen?.phase, .failed(.audioDevice))
+        player.report(PlayerStatus(state: .playing, station: station, title: nil, streamName: nil))
+        controller.setNotice(nil, from: "input")
+        controller.tick(at: clock)
+        XCTAssertNil(controller.status.error)
+        XCTAssertEqual(lastScreen?.phase, .playing)
+    }
+
     func testBadControlRequestsAreRefusedInWords() {
         controller.start(resume: false)
         XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "120")).error,
