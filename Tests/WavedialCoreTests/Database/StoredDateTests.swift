@@ -24,6 +24,32 @@ final class StoredDateTests: XCTestCase {
         }
     }
 
+    func testTheTextReadsBackAsGRDBReadsIt() throws {
+        var random = SeededRandom(seed: 1122)
+        for _ in 0..<2000 {
+            let text = try XCTUnwrap(StoredDate.text(Date(timeIntervalSince1970: Double.random(in: -3e9...5e9, using: &random))))
+            let ours = try XCTUnwrap(StoredDate.date(from: text), text)
+            let grdb = try XCTUnwrap(Date.fromDatabaseValue(text.databaseValue), text)
+            XCTAssertEqual(ours.timeIntervalSince1970, grdb.timeIntervalSince1970, accuracy: 1e-6, text)
+        }
+    }
+
+    func testOtherDateFormsAreLeftToGRDB() throws {
+        let decode: (DatabaseValue) -> Date? = { value in
+            guard case .custom(let read) = DatabaseDateDecodingStrategy.storageText else { return nil }
+            return read(value)
+        }
+        for text in ["2026-11-22", "2026-11-22 10:30", "2026-11-22T10:30:00.5", "2026-11-22 10:30:00"] {
+            XCTAssertNil(StoredDate.date(from: text), text)
+            XCTAssertEqual(decode(text.databaseValue), Date.fromDatabaseValue(text.databaseValue), text)
+        }
+        XCTAssertEqual(decode(1_795_651_200.databaseValue), Date(timeIntervalSince1970: 1_795_651_200))
+        for text in ["2026-13-01 00:00:00.000", "2026-11-22 24:00:00.000", "2026-11-22 1O:00:00.000", "not a date"] {
+            XCTAssertNil(StoredDate.date(from: text), text)
+        }
+        XCTAssertNil(decode("not a date".databaseValue))
+    }
+
     func testDatesOutsideFourDigitYearsAreNotWritten() {
         XCTAssertNil(StoredDate.text(.distantFuture.addingTimeInterval(1e13)))
         XCTAssertNil(StoredDate.text(Date(timeIntervalSince1970: .nan)))

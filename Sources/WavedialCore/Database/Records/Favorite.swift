@@ -26,4 +26,5 @@ public struct Favorite: Codable, Sendable, Equatable, FetchableRecord, Persistab
     }
 
     public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storageText }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storageText }
 }

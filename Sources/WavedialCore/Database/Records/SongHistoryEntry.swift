@@ -27,4 +27,5 @@ public struct SongHistoryEntry: Codable, Sendable, Equatable, FetchableRecord, M
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storageText }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storageText }
 }
