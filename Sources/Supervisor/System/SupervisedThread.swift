@@ -11,6 +11,7 @@ public final class SupervisedThread: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private let wake = DispatchSemaphore(value: 0)
+    private let running = DispatchGroup()
 
     /// - Parameters:
     ///   - body: runs the subsystem; returning means it finished for good, throwing that it failed.
@@ -26,7 +27,9 @@ public final class SupervisedThread: @unchecked Sendable {
     public var isStopped: Bool { lock.withLock { stopped } }
 
     public func start() {
+        running.enter()
         let thread = Thread { [self] in
+            defer { running.leave() }
             var backoff = Backoff()
             while !isStopped {
                 do {
@@ -56,8 +59,16 @@ public final class SupervisedThread: @unchecked Sendable {
         return !isStopped
     }
 
+    /// Asks the subsystem to stop (``isStopped`` turns true, ``sleep(_:)`` returns at once). Any thread.
     public func stop() {
         lock.withLock { stopped = true }
         wake.signal()
+    }
+
+    /// ``stop()``, then waits up to `timeout` seconds for the thread to end. Any thread but its own.
+    /// - Returns: whether it ended (or never started).
+    public func stop(waitingUpTo timeout: Double) -> Bool {
+        stop()
+        return running.wait(timeout: .now() + timeout) == .success
     }
 }
