@@ -29,6 +29,16 @@ final class DaemonShutdownTests: XCTestCase {
         let notifyPath = "/tmp/wd-notify-\(UUID().uuidString.prefix(8))"
         let receiver = try DatagramReceiver(path: notifyPath)
         self.receiver = receiver
+        // systemd reads its notify socket at once; a full one would block the daemon's `sendto`.
+        let finished = DispatchSemaphore(value: 0), drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            while finished.wait(timeout: .now()) == .timedOut { _ = receiver.receive(timeout: 1) }
+            drained.signal()
+        }
+        defer {
+            finished.signal()
+            drained.wait()
+        }
         let environment = [
             "NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "100000",
             // A crash prints its backtrace into the daemon's log, which a failure shows.
@@ -54,7 +64,6 @@ final class DaemonShutdownTests: XCTestCase {
             sync?.waitUntilExit()
             follower.stop()
             self.follower = nil
-            while receiver.receive(timeout: 0) != nil {}
             if status != 0 { return }
         }
     }

@@ -63,6 +63,8 @@ public final class CatalogService: @unchecked Sendable {
                         _ = try syncNow()
                         backoff.reset()
                         wait = Double(settings.syncIntervalHours) * 3600
+                    } catch RadioBrowserError.cancelled {
+                        return
                     } catch {
                         logger.warning("catalog sync failed", metadata: ["error": "\(error)"])
                         wait = backoff.next()
