@@ -1,4 +1,5 @@
 import Audio
+import CurlSupport
 import Display
 import Foundation
 import Hardware
@@ -36,6 +37,8 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT (or `q` in the simulator). - Returns: the exit status.
     public func run() -> Int32 {
+        // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
+        CurlEasy.initializeLibrary()
         // Signals are caught from the start, so a stop during start-up is a clean stop too.
         let stop = DispatchSemaphore(value: 0)
         var controllerForReload: RadioController?
