@@ -119,7 +119,7 @@ public final class Daemon {
         // is cancelled first, so control clients waiting on it can end.
         var late: [String] = []
         func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
-        ended("wd-sync", catalog.stop(waitingUpTo: 3))
+        ended("wd-sync", catalog.stop(waitingUpTo: 10))
         ended("wd-control", server.stop(waitingUpTo: 3))
         ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
         ended("wd-watchdog", watchdog.map { Self.cancelAndWait($0, timeout: 2) } ?? true)
