@@ -180,35 +180,15 @@ public final class Daemon {
         }
     }
 
-    /// Reads the knob and buttons, restarting the reader with back-off when the chip is
-    /// missing or its lines are busy. Nil in the simulator (events come from `sim` requests).
-    private func startInput(_ controller: RadioController) -> SupervisedThread? {
+    /// Reads the knob and buttons (``InputService``: restarted with back-off while the chip is missing
+    /// or its lines are busy). Nil in the simulator (events come from `sim` requests).
+    private func startInput(_ controller: RadioController) -> InputService? {
         guard mode == .appliance, configuration.hardware.backend == .gpiod else { return nil }
-        let settings = configuration.hardware
-        let logger = Logger(label: "wavedial.hardware")
-        let supervisor = SupervisedThread(name: "wd-gpio-supervisor", logger: logger, onFailure: { error in
-            controller.setNotice(error == nil ? nil : "Knob offline", from: "input")
-        }) { thread in
-            let failed = DispatchSemaphore(value: 0)
-            var failure: Error?
-            let reader = InputReader(
-                settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds), logger: logger,
-                handlers: .init(event: { controller.handle($0) }, failure: { error in
-                    failure = error
-                    failed.signal()
-                }))
-            try reader.start()
-            thread.recovered()
-            while !thread.isStopped {
-                if failed.wait(timeout: .now() + 0.5) == .success {
-                    reader.stop()
-                    throw failure ?? GPIOError(.system, "GPIO input stopped", errno: 0)
-                }
-            }
-            reader.stop()
-        }
-        supervisor.start()
-        return supervisor
+        let input = InputService(
+            settings: configuration.hardware, logger: Logger(label: "wavedial.hardware"),
+            onEvent: { controller.handle($0) }, onProblem: { controller.setNotice($0, from: "input") })
+        input.start()
+        return input
     }
 
     private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {

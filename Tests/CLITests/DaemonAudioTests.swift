@@ -25,20 +25,7 @@ final class DaemonAudioTests: XCTestCase {
         capture = file
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         let configPath = directory.path("config.toml")
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "\(device.replacingOccurrences(of: "\"", with: "\\\""))"
-            [control]
-            socket = "\(socketPath!)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device, socketPath: socketPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),
@@ -81,8 +68,14 @@ final class DaemonAudioTests: XCTestCase {
         waitFor("the title") { status()["title"] as? String == "Test Artist - Tone Song" }
         waitFor("two seconds of audio") { captured.count > 2 * 44_100 * 2 }
         XCTAssertEqual(PCMAnalysis.frequency(captured, channels: 2, sampleRate: 44_100), 440, accuracy: 5)
-        let lines = try XCTUnwrap((try cli.run("lcd", "show", "--json").json() as? [String: Any])?["lines"] as? [String])
-        XCTAssertTrue(lines[0].contains("94.1") && lines[0].contains("Tone"), "\(lines)")
+        // The name scrolls on 16 columns: wait for the marquee to show its start.
+        func lcdTop() -> String {
+            (((try? cli.run("lcd", "show", "--json").json()) as? [String: Any])?["lines"] as? [String])?.first ?? ""
+        }
+        waitFor("the LCD shows the station") {
+            let top = lcdTop()
+            return top.contains("94.1") && top.contains("Tone")
+        }
         XCTAssertEqual(try WavedialDatabase.open(path: directory.path("db/wavedial.sqlite")).songHistory().first?.title,
                        "Test Artist - Tone Song")
 

@@ -1,20 +1,23 @@
 import Foundation
 import WavedialTestSupport
 
-/// `wavediald --headless` run as a separate process, as systemd would run it.
+/// `wavediald --headless` (or with other `modeArguments`, e.g. none for the appliance) run as a separate
+/// process, as systemd would run it.
 final class DaemonProcess {
     let process = Process()
     let logPath: String
     let socketPath: String
 
-    /// - Parameter launcher: a command that execs the daemon in its place (its PID stays the daemon's),
-    ///   e.g. `ip netns exec NAME` to run it in a network namespace.
+    /// - Parameters:
+    ///   - launcher: a command that execs the daemon in its place (its PID stays the daemon's),
+    ///     e.g. `ip netns exec NAME` to run it in a network namespace.
+    ///   - modeArguments: `--headless` by default; none for the appliance.
     init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
-         launcher: [String] = []) throws {
+         launcher: [String] = [], modeArguments: [String] = ["--headless"]) throws {
         self.socketPath = socketPath
         self.logPath = logPath
         let daemon = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
-        let arguments = ["--config", configPath, "--headless"]
+        let arguments = ["--config", configPath] + modeArguments
         if launcher.isEmpty {
             process.executableURL = daemon
             process.arguments = arguments

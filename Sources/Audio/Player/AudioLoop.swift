@@ -3,9 +3,18 @@ import Foundation
 /// The audio thread's work: ring → libmpg123 → volume and fades → ALSA.
 ///
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
-/// prebuffering, fade in when data returns), format changes (reopen the device) and title timing
-/// (a title is published when the frames after it leave the device). Runs only on `wd-audio`.
+/// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
+/// re-opened with back-off while the stream keeps recording) and title timing (a title is published
+/// when the frames after it leave the device). Runs only on `wd-audio`.
 final class AudioLoop {
+    /// The device failed to open or write (unplugged, or not there yet): why, and when to try again.
+    private struct DeviceLoss {
+        var since: Double
+        var attempts: Int
+        var nextAttempt: Double
+        var error: Error
+    }
+
     private let player: Player
     private let settings: PlayerSettings
     private let output: AlsaOutput
@@ -27,6 +36,9 @@ final class AudioLoop {
     private var unconfirmedFormat: PCMFormat?
     private var lastFormat = PCMFormat(sampleRate: 44100, channels: 2)
     private var unconfirmedFrames = 0
+    private var deviceLoss: DeviceLoss?
+    /// When the device came back: a session that never played gets its start time again from here.
+    private var deviceBackAt = 0.0
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
@@ -75,13 +87,20 @@ final class AudioLoop {
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
             }
+            if !reopenDevice(session), let next = deviceLoss?.nextAttempt {
+                player.waitForCommandChange(from: command, timeout: min(max(next - StationSession.now, 0.01), 0.25))
+                continue
+            }
             step(session, command)
         }
     }
 
     private func switchTo(_ session: StationSession?) {
         current = session
-        if session != nil && output.format == nil {
+        if let loss = deviceLoss, let session {
+            // Still gone: the new station says so at once; the retries go on as scheduled.
+            player.outputLost(loss.error, session: session)
+        } else if session != nil && output.format == nil {
             // Open the device while the network connects: most streams have the last (or the usual) format,
             // so the first frame is written without waiting for snd_pcm_open. A failure is reported at the real open.
             try? output.open(format: lastFormat)
@@ -98,7 +117,7 @@ final class AudioLoop {
     /// One read from the ring, decoded and played.
     private func step(_ session: StationSession, _ command: Player.Command) {
         let now = StationSession.now
-        if !playedInSession && !startTimeoutReported && now - command.sessionStart >= settings.startTimeout {
+        if !playedInSession && !startTimeoutReported && now - max(command.sessionStart, deviceBackAt) >= settings.startTimeout {
             startTimeoutReported = true
             if player.startTimedOut(session: session) {
                 finished = true
@@ -182,12 +201,11 @@ final class AudioLoop {
                       let format = unconfirmedFormat else { continue }
                 unconfirmedFormat = nil
                 if audible { output.drain() }
+                lastFormat = format
                 do {
                     try output.open(format: format)
-                    lastFormat = format
                 } catch {
-                    finished = true
-                    player.outputFailed(error, session: session)
+                    deviceLost(error, session: session)
                     return
                 }
                 pendingTitles = pendingTitles.map { (0, $0.title) }
@@ -216,8 +234,7 @@ final class AudioLoop {
                 try output.write(UnsafeBufferPointer(chunk))
             }
         } catch {
-            finished = true
-            player.outputFailed(error, session: session)
+            deviceLost(error, session: session)
             return false
         }
         if !audible && !fadingOut {
@@ -231,6 +248,42 @@ final class AudioLoop {
             readsSinceBitrate = 0
             session.bytesPerSecond = info.bitrate * 125
         }
+        return true
+    }
+
+    /// The device could not be opened or written: it is closed and tried again with back-off
+    /// (``PlayerSettings/deviceRetry``) while the player keeps the stream recording.
+    private func deviceLost(_ error: Error, session: StationSession) {
+        output.close()
+        audible = false
+        let now = StationSession.now
+        if deviceLoss == nil {
+            deviceLoss = DeviceLoss(since: now, attempts: 0, nextAttempt: now + settings.deviceRetry.delay(attempt: 0, outage: 0),
+                                    error: error)
+        }
+        player.outputLost(error, session: session)
+    }
+
+    /// Tries the lost device again when its retry is due; true once it is open again.
+    private func reopenDevice(_ session: StationSession) -> Bool {
+        guard var loss = deviceLoss else { return true }
+        let now = StationSession.now
+        guard now >= loss.nextAttempt else { return false }
+        do {
+            try output.open(format: lastFormat)
+        } catch {
+            loss.attempts += 1
+            loss.nextAttempt = now + settings.deviceRetry.delay(attempt: loss.attempts, outage: now - loss.since)
+            loss.error = error
+            deviceLoss = loss
+            return false
+        }
+        deviceLoss = nil
+        deviceBackAt = now
+        prebuffering = true
+        // The frame count starts again at the open: titles still waiting are due with the first frames.
+        pendingTitles = pendingTitles.map { (0, $0.title) }
+        player.outputRecovered(session: session)
         return true
     }
 

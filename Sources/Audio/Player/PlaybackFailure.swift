@@ -25,7 +25,7 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
         public static let formatNotSupported = Code(kind: .formatNotSupported)
         /// The server ended the stream.
         public static let streamEnded = Code(kind: .streamEnded)
-        /// The ALSA device could not be opened or written.
+        /// The ALSA device could not be opened or written (a lost device is re-opened by itself), or the decoder did not start.
         public static let outputFailed = Code(kind: .outputFailed)
 
         /// A stable identifier for scripts (`station_offline`, ...).

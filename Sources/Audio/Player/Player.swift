@@ -40,6 +40,8 @@ public final class Player: @unchecked Sendable {
     private var everPlayed = false
     private var silentSince: Double?
     private var terminalFailure: PlaybackFailure?
+    /// The device is lost and the audio thread is re-opening it (not terminal).
+    private var outputFailure: PlaybackFailure?
     /// The start timed out with no network: the session keeps retrying and the state says so.
     private var awaitingNetwork = false
     private var streamName: String?
@@ -81,6 +83,7 @@ public final class Player: @unchecked Sendable {
             everPlayed = false
             silentSince = nil
             terminalFailure = nil
+            outputFailure = nil
             awaitingNetwork = false
             streamName = nil
             published.title = nil
@@ -111,7 +114,8 @@ public final class Player: @unchecked Sendable {
         control.withLock {
             guard isPaused else { return }
             isPaused = false
-            session?.setPaused(false)
+            // While the device is gone the stream keeps recording as if paused.
+            session?.setPaused(outputFailure != nil)
             control.broadcast()
         }
         publishStatus()
@@ -124,6 +128,7 @@ public final class Player: @unchecked Sendable {
             session = nil
             isPaused = false
             terminalFailure = nil
+            outputFailure = nil
             published.title = nil
             control.broadcast()
             return old
@@ -230,6 +235,7 @@ public final class Player: @unchecked Sendable {
         guard session != nil else { return .idle }
         if let terminalFailure { return .failed(terminalFailure, willRetry: false) }
         if isPaused { return .paused }
+        if let outputFailure { return .failed(outputFailure, willRetry: true) }
         if isAudible { return .playing }
         if case .retrying(let failure) = netPhase, let silentSince,
            StationSession.now - silentSince >= settings.startTimeout {
@@ -350,7 +356,7 @@ public final class Player: @unchecked Sendable {
         return true
     }
 
-    /// The audio thread could not open or write the device.
+    /// The audio thread cannot decode at all (libmpg123 did not start): the station fails for good.
     func outputFailed(_ error: Error, session reporting: StationSession) {
         control.withLock {
             guard session === reporting else { return }
@@ -359,6 +365,37 @@ public final class Player: @unchecked Sendable {
         }
         reporting.cancel()
         logger.info("audio output failed", metadata: ["alsa.device": "\(settings.output.device)", "error": "\(error)"])
+        publishStatus()
+    }
+
+    /// The audio thread lost the device (open or write failed) and re-opens it with back-off. Until then
+    /// the stream keeps recording as if paused, so play continues where the sound stopped (up to the
+    /// time-shift bound, then live).
+    func outputLost(_ error: Error, session reporting: StationSession) {
+        let first = control.withLock { () -> Bool in
+            guard session === reporting else { return false }
+            let first = outputFailure == nil
+            outputFailure = PlaybackFailure(.outputFailed, detail: "\(error)")
+            isAudible = false
+            reporting.setPaused(true)
+            return first
+        }
+        if first {
+            logger.info("audio device lost; re-opening it", metadata: ["alsa.device": "\(settings.output.device)", "error": "\(error)"])
+        }
+        publishStatus()
+    }
+
+    /// The audio thread opened the lost device again.
+    func outputRecovered(session reporting: StationSession) {
+        let recovered = control.withLock { () -> Bool in
+            guard session === reporting, outputFailure != nil else { return false }
+            outputFailure = nil
+            reporting.setPaused(isPaused)
+            return true
+        }
+        guard recovered else { return }
+        logger.info("audio device back", metadata: ["alsa.device": "\(settings.output.device)"])
         publishStatus()
     }
 

@@ -6,6 +6,8 @@ public struct PlayerSettings: Equatable, Sendable {
     public var source: StreamSourceSettings
     /// Reconnect back-off.
     public var reconnect: ReconnectPolicy
+    /// Re-opening a lost ALSA device (default 0.25 s doubling to 1 s for a minute, then up to 5 s).
+    public var deviceRetry: ReconnectPolicy
     /// Seconds of audio buffered before playback starts (default 0.25: fast tuning).
     public var prebufferSeconds: Double
     /// Seconds of audio the buffer may grow to ahead of playback (default 30: rides out jitter).
@@ -20,12 +22,15 @@ public struct PlayerSettings: Equatable, Sendable {
     public var volume: Double
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
-                reconnect: ReconnectPolicy = ReconnectPolicy(), prebufferSeconds: Double = 0.25,
+                reconnect: ReconnectPolicy = ReconnectPolicy(),
+                deviceRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
+                prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
                 fadeSeconds: Double = 0.03, volume: Double = 1) {
         self.output = output
         self.source = source
         self.reconnect = reconnect
+        self.deviceRetry = deviceRetry
         self.prebufferSeconds = prebufferSeconds
         self.maximumLeadSeconds = maximumLeadSeconds
         self.timeShiftSeconds = timeShiftSeconds

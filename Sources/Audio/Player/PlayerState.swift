@@ -11,7 +11,8 @@ public enum PlayerState: Equatable, Sendable, CustomStringConvertible {
     /// Paused by the listener; the stream keeps recording for a time-shifted resume.
     case paused
     /// The station cannot be played; `willRetry` when the player keeps trying by itself
-    /// (a stream that played before and dropped, or a station not reached for want of a network).
+    /// (a stream that played before and dropped, a station not reached for want of a network, or a
+    /// lost audio device).
     case failed(PlaybackFailure, willRetry: Bool)
 
     public var description: String {

@@ -1,4 +1,4 @@
-/// How long to wait before each reconnect attempt.
+/// How long to wait before each reconnect attempt (to a station, or to a lost ALSA device).
 ///
 /// Fast at first (a dropped connection or a restarted server should be heard again within
 /// half a second), then backing off so a dead station is not hammered.

@@ -12,22 +12,27 @@ public final class ScreenComposer {
     public let rows: Int
     public let transliterator: ROMTransliterator
     public var marquee: Marquee
-    private let calendar: Calendar
+    /// Nil: the system's local time, from the C library (TZ, /etc/localtime). Foundation's
+    /// `TimeZone.current` would bring in ICU's time zone and locale data (about 2 MB resident).
+    private let calendar: Calendar?
     /// Per field (row, column): the text shown and when it appeared.
     private var fields: [Int: (text: [Character], since: Double)] = [:]
     private var usedFields = Set<Int>()
     private var transliterated: [String: [Character]] = [:]
 
-    /// Creates a composer for a `columns` x `rows` display using `rom`'s characters.
+    /// Creates a composer for a `columns` x `rows` display using `rom`'s characters, showing the
+    /// time in `timeZone` (default: the system's local time).
     public init(columns: Int, rows: Int, rom: CharacterROM, marquee: Marquee = Marquee(),
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone? = nil) {
         self.columns = columns
         self.rows = rows
         transliterator = ROMTransliterator(rom: rom)
         self.marquee = marquee
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = timeZone.map { zone in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            return calendar
+        }
     }
 
     /// The screen for `state` at `time` seconds.
@@ -202,8 +207,21 @@ public final class ScreenComposer {
     }
 
     private func clockText(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let parts = wallTime(date)
+        return String(format: "%02d:%02d", parts.hour, parts.minute)
+    }
+
+    /// `date` on the wall clock; weekday 1 is Sunday, as in `Calendar`.
+    private func wallTime(_ date: Date) -> (hour: Int, minute: Int, weekday: Int, day: Int, month: Int, year: Int) {
+        if let calendar {
+            let parts = calendar.dateComponents([.hour, .minute, .weekday, .day, .month, .year], from: date)
+            return (parts.hour ?? 0, parts.minute ?? 0, parts.weekday ?? 1, parts.day ?? 1, parts.month ?? 1, parts.year ?? 2000)
+        }
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return (0, 0, 1, 1, 1, 2000) }
+        return (Int(local.tm_hour), Int(local.tm_min), Int(local.tm_wday) + 1, Int(local.tm_mday),
+                Int(local.tm_mon) + 1, Int(local.tm_year) + 1900)
     }
 
     private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -211,13 +229,12 @@ public final class ScreenComposer {
                                  "September", "October", "November", "December"]
 
     private func dateText(_ date: Date, long: Bool) -> String {
-        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
-        let weekday = Self.weekdays[((parts.weekday ?? 1) - 1) % 7]
-        let month = Self.months[((parts.month ?? 1) - 1) % 12]
-        let day = parts.day ?? 1
-        if long, "\(weekday) \(day) \(month)".count <= columns {
-            return "\(weekday) \(day) \(month)"
+        let parts = wallTime(date)
+        let weekday = Self.weekdays[(parts.weekday - 1) % 7]
+        let month = Self.months[(parts.month - 1) % 12]
+        if long, "\(weekday) \(parts.day) \(month)".count <= columns {
+            return "\(weekday) \(parts.day) \(month)"
         }
-        return "\(weekday.prefix(3)) \(day) \(month.prefix(3)) \(parts.year ?? 2000)"
+        return "\(weekday.prefix(3)) \(parts.day) \(month.prefix(3)) \(parts.year)"
     }
 }

@@ -14,13 +14,18 @@ public final class GpiodBackend: GPIOBackend {
     private var descriptors: [pollfd] = []
     private let wakePipe: (read: Int32, write: Int32)
     private var ordering: EdgeOrderingBuffer
+    private let maximumWaitMilliseconds: Int32
 
     /// The default ordering window: edges are held this long after their timestamp.
     public static let defaultOrderingWindowNanoseconds: UInt64 = 2_000_000
 
     /// Creates the backend; no line is requested yet. Throws `GPIOError` `.system` when no pipe can be made.
-    public init(orderingWindowNanoseconds: UInt64 = GpiodBackend.defaultOrderingWindowNanoseconds) throws {
+    /// - Parameter maximumWaitMilliseconds: the longest single wait in ``waitForEdges(until:)`` (default 1 s),
+    ///   so that a chip that went away is noticed within it.
+    public init(orderingWindowNanoseconds: UInt64 = GpiodBackend.defaultOrderingWindowNanoseconds,
+                maximumWaitMilliseconds: Int32 = 1_000) throws {
         ordering = EdgeOrderingBuffer(windowNanoseconds: orderingWindowNanoseconds)
+        self.maximumWaitMilliseconds = maximumWaitMilliseconds
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             throw GPIOError(.system, "cannot create a pipe: \(String(cString: strerror(errno)))", errno: errno)
@@ -61,16 +66,18 @@ public final class GpiodBackend: GPIOBackend {
         return levels
     }
 
-    /// Waits with `poll` (timeout rounded up to the millisecond) and reads every ready line; returns
+    /// Waits with `poll` (timeout rounded up to the millisecond, at most `maximumWaitMilliseconds`) and reads every ready line; returns
     /// the edges whose ordering window has passed. Throws `GPIOError` `.system`.
     public func waitForEdges(until deadline: UInt64?) throws -> [GPIOEdge] {
         guard let chip else { throw GPIOError(.system, "no GPIO lines requested") }
-        var timeout: Int32 = -1
+        // Never longer than a second: a kernel that removes the chip (driver unbound, USB expander pulled)
+        // does not wake a poll already waiting (Linux 6.1); the next poll sees its lines hang up at once.
+        var timeout = maximumWaitMilliseconds
         let wakeAt = [deadline.map { $0 + ordering.windowNanoseconds }, ordering.nextRelease].compactMap { $0 }.min()
         if let deadline = wakeAt {
             let now = MonotonicClock.now()
             let remaining = deadline > now ? deadline - now : 0
-            timeout = Int32(min((remaining + 999_999) / 1_000_000, UInt64(Int32.max)))
+            timeout = Int32(min((remaining + 999_999) / 1_000_000, UInt64(timeout)))
         }
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
         if ready < 0 {

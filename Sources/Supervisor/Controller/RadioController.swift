@@ -40,8 +40,13 @@ public final class RadioController: @unchecked Sendable {
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
+    /// A device that is down ("LCD offline", "Knob offline"): a fault, so `status` reports it as its error
+    /// when the player has none (other notices, like sync progress, are not errors).
+    private var deviceProblem: String? { ["display", "input"].lazy.compactMap { self.notices[$0] }.first }
     private var observers: [UUID: (RadioStatus) -> Void] = [:]
     private var lastPublished: RadioStatus?
+    private var lastTickRefresh: UInt64 = 0
+    private static let restingRefreshInterval: UInt64 = 250_000_000
     private var observations: [Player.Observation] = []
 
     /// How long the volume overlay stays after a change.
@@ -141,6 +146,10 @@ public final class RadioController: @unchecked Sendable {
     }
 
     private func tickNow(_ time: UInt64) {
+        // Events refresh at once; between them only the needle's rest, the clock, the time-shift
+        // counter and the volume overlay's timeout move, so a resting radio refreshes 4 times a second.
+        guard needle.isTurning || time &- lastTickRefresh >= Self.restingRefreshInterval else { return }
+        lastTickRefresh = time
         let rest = UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
         if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
             if entry.stationuuid != current?.stationuuid || !isActive, let station = lookup(entry.stationuuid) {
@@ -400,7 +409,7 @@ public final class RadioController: @unchecked Sendable {
             volume: saved.volume,
             muted: saved.muted,
             favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
-            error: failure.map(\.words),
+            error: failure.map(\.words) ?? deviceProblem,
             band: mode.rawValue,
             needleMHz: band.megahertz(needle.kHz))
     }
@@ -422,6 +431,8 @@ public final class RadioController: @unchecked Sendable {
     var failure: DisplayFailure? {
         if playerStatus.isReconnecting, case .buffering = playerStatus.state { return .other("Reconnecting") }
         guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
+        // A lost device is retried too, but it is not the network.
+        if failure.code == .outputFailed { return .audioDevice }
         if willRetry { return failure.code == .noNetwork ? .noNetwork : .other("Reconnecting") }
         switch failure.code {
         case .stationOffline: return .stationOffline

@@ -4,11 +4,15 @@ import Hardware
 import Logging
 
 /// The display subsystem: composes the screen on its own thread (`wd-lcd`) and keeps the
-/// LCD showing it. An LCD that cannot be opened (no bus, nobody at the address) is tried
-/// again with back-off while the screen is still composed for `lcd show` and the simulator.
+/// LCD showing it. An LCD that cannot be opened (no bus) or stops answering (a NACK: unplugged,
+/// lost power) is reported as "LCD offline" and tried again with back-off, while the screen is
+/// still composed for `lcd show` and the simulator. A returning LCD is opened afresh, so the
+/// controller gets the whole initialisation (it may have lost power) and the current screen.
 public final class DisplayService: @unchecked Sendable {
     private let settings: DisplaySettings
     private let useLCD: Bool
+    private let retry: Backoff
+    private let openLCD: () throws -> LCDScreenRenderer?
     private let logger: Logger
     private let onLCDProblem: (String?) -> Void
     private let lock = NSLock()
@@ -19,11 +23,16 @@ public final class DisplayService: @unchecked Sendable {
 
     /// - Parameters:
     ///   - useLCD: false in the simulator and when `driver = "none"`.
+    ///   - retry: delays between attempts to reach the LCD (default 2 s doubling to 60 s).
+    ///   - openLCD: opens the LCD; default `settings.openLCD()` (tests hand in an emulated bus).
     ///   - onLCDProblem: the problem in words while the LCD cannot be used, nil once it works.
     public init(settings: DisplaySettings, useLCD: Bool, initialState: DisplayViewState, logger: Logger,
+                retry: Backoff = Backoff(initial: 2, maximum: 60), openLCD: (() throws -> LCDScreenRenderer?)? = nil,
                 onLCDProblem: @escaping (String?) -> Void) {
         self.settings = settings
         self.useLCD = useLCD && settings.driver != .none
+        self.retry = retry
+        self.openLCD = openLCD ?? { try settings.openLCD() }
         self.logger = logger
         self.onLCDProblem = onLCDProblem
         state = initialState
@@ -69,36 +78,58 @@ public final class DisplayService: @unchecked Sendable {
         return running.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Puts a new loop in place (with the LCD, or without it while the LCD is away), showing the latest state.
+    private func install(lcd: LCDScreenRenderer?, onError: @escaping (Error) -> Void = { _ in }) {
+        lock.withLock {
+            loop = DisplayLoop(composer: Self.composer(settings), lcd: lcd, initialState: state, onError: onError)
+        }
+    }
+
     private func run() {
         let start = ContinuousClock.now
-        var backoff = Backoff(initial: 2, maximum: 60)
+        var backoff = retry
         var nextAttempt = 0.0
         var hasLCD = false
+        // Whether the LCD took the last frame; nil before anything was tried. Reported when it changes.
+        var answering: Bool?
+        var writeError: Error?
+        func report(_ up: Bool, _ message: Logger.Message, _ metadata: Logger.Metadata) {
+            if up { logger.info(message, metadata: metadata) } else { logger.warning(message, metadata: metadata) }
+            guard answering != up else { return }
+            answering = up
+            onLCDProblem(up ? nil : "LCD offline")
+        }
         while !lock.withLock({ stopped }) {
             let elapsed = ContinuousClock.now - start
             let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             if useLCD && !hasLCD && time >= nextAttempt {
                 do {
-                    let renderer = try settings.openLCD()
-                    let current = lock.withLock { state }
-                    let newLoop = DisplayLoop(composer: Self.composer(settings), lcd: renderer, initialState: current) { [weak self] error in
-                        self?.logger.warning("LCD write failed; re-initialising", metadata: ["error": "\(error)"])
+                    if let renderer = try openLCD() {
+                        install(lcd: renderer) { writeError = $0 }
+                        hasLCD = true
                     }
-                    lock.withLock { loop = newLoop }
-                    hasLCD = true
-                    backoff.reset()
-                    onLCDProblem(nil)
-                    logger.info("LCD ready", metadata: ["lcd.bus": "\(settings.bus)"])
                 } catch {
-                    nextAttempt = time + backoff.next()
-                    logger.warning("LCD not available", metadata: ["error": "\(error)"])
-                    onLCDProblem("LCD offline")
+                    let delay = backoff.next()
+                    nextAttempt = time + delay
+                    report(false, "LCD not available", ["error": "\(error)", "retry.seconds": "\(delay)"])
                 }
             }
             let current = lock.withLock { loop }
-            current.tick(at: time)
+            let sent = current.tick(at: time)
+            if let error = writeError {
+                // Nobody acknowledges (unplugged, no power): stop writing, keep composing, try again later.
+                writeError = nil
+                hasLCD = false
+                install(lcd: nil)
+                let delay = backoff.next()
+                nextAttempt = time + delay
+                report(false, "LCD not answering", ["error": "\(error)", "retry.seconds": "\(delay)"])
+            } else if sent != nil && answering != true {
+                backoff.reset()
+                report(true, "LCD ready", ["lcd.bus": "\(settings.bus)"])
+            }
             // A new state is drawn at once; otherwise tick for the marquee and the clock.
-            current.waitForChange(timeout: 0.05)
+            lock.withLock { loop }.waitForChange(timeout: 0.05)
         }
     }
 }

@@ -8,18 +8,23 @@ public final class SupervisedThread: @unchecked Sendable {
     private let body: (SupervisedThread) throws -> Void
     private let onFailure: (Error?) -> Void
     private let logger: Logger
+    private let backoff: Backoff
     private let lock = NSLock()
     private var stopped = false
+    /// The body said it runs again: the next failure starts the back-off afresh.
+    private var recoveredSinceFailure = false
     private let wake = DispatchSemaphore(value: 0)
     private let running = DispatchGroup()
 
     /// - Parameters:
     ///   - body: runs the subsystem; returning means it finished for good, throwing that it failed.
+    ///   - backoff: delays between restarts (default 1 s doubling to 60 s).
     ///   - onFailure: told each failure, and nil once the subsystem runs again.
-    public init(name: String, logger: Logger, onFailure: @escaping (Error?) -> Void = { _ in },
+    public init(name: String, logger: Logger, backoff: Backoff = Backoff(), onFailure: @escaping (Error?) -> Void = { _ in },
                 body: @escaping (SupervisedThread) throws -> Void) {
         self.name = name
         self.logger = logger
+        self.backoff = backoff
         self.onFailure = onFailure
         self.body = body
     }
@@ -30,13 +35,17 @@ public final class SupervisedThread: @unchecked Sendable {
         running.enter()
         let thread = Thread { [self] in
             defer { running.leave() }
-            var backoff = Backoff()
+            var backoff = self.backoff
             while !isStopped {
                 do {
                     try body(self)
                     return
                 } catch {
                     guard !isStopped else { return }
+                    if lock.withLock({ recoveredSinceFailure }) {
+                        backoff.reset()
+                        lock.withLock { recoveredSinceFailure = false }
+                    }
                     let delay = backoff.next()
                     logger.warning("subsystem failed; restarting", metadata: [
                         "subsystem": "\(name)", "error": "\(error)", "retry.seconds": "\(delay)",
@@ -51,7 +60,10 @@ public final class SupervisedThread: @unchecked Sendable {
     }
 
     /// Tells the supervisor the subsystem is up again (clears the failure).
-    public func recovered() { onFailure(nil) }
+    public func recovered() {
+        lock.withLock { recoveredSinceFailure = true }
+        onFailure(nil)
+    }
 
     /// Sleeps `seconds` unless stopped first; returns false when stopped.
     public func sleep(_ seconds: Double) -> Bool {

@@ -4,12 +4,26 @@ import Foundation
 ///
 /// `ALSA_CONFIG_PATH` is set once per test process, before the first PCM is opened; the device
 /// `wdcapture:FILE="<path>"` then writes raw S16_LE frames to that file (unpaced: `null` never blocks).
+/// The same asoundrc names the unpluggable test device (`UnpluggableAlsaDevice`), whose plugin is built on first use.
 public enum AlsaCapture {
-    private static let configured: Void = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-alsa-\(getpid())")
+    /// This process's folder for the asoundrc and the fault plugin.
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-alsa-\(getpid())")
+
+    static let configured: Void = {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("asound.conf")
         let text = """
+        pcm_type.wdfault {
+            lib "\(UnpluggableAlsaDevice.pluginPath)"
+        }
+        pcm.wdfault {
+            @args [ FILE FAULT ]
+            @args.FILE { type string }
+            @args.FAULT { type string }
+            type wdfault
+            file $FILE
+            fault $FAULT
+        }
         pcm.wdcapture {
             @args [ FILE ]
             @args.FILE { type string }

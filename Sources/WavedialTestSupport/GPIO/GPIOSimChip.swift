@@ -21,12 +21,15 @@ public final class GPIOSimChip {
     public let label: String
     private let sysfs: String
 
-    /// Makes a live chip with `lines` lines, a unique label and optional line names. Throws on any configfs failure.
-    public init(lines: Int, lineNames: [Int: String] = [:]) throws {
-        let unique = "wd\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
-        device = "\(Self.configRoot)/\(unique)"
+    /// A label no other chip has, for a chip that is made later (`init(lines:label:)`).
+    public static func uniqueLabel() -> String { "sim-wd\(getpid())x\(UInt32.random(in: 0...UInt32.max))" }
+
+    /// Makes a live chip with `lines` lines, a unique label (or `label`) and optional line names. Throws on any
+    /// configfs failure.
+    public init(lines: Int, lineNames: [Int: String] = [:], label: String = GPIOSimChip.uniqueLabel()) throws {
+        device = "\(Self.configRoot)/\(label)"
         self.lineNames = lineNames
-        label = "sim-\(unique)"
+        self.label = label
         try Self.mkdir(device)
         try Self.mkdir("\(device)/bank0")
         try Self.write("\(lines)", to: "\(device)/bank0/num_lines")

@@ -40,4 +40,28 @@ final class AlsaOutputTests: XCTestCase {
             XCTAssertTrue(error is AlsaError, "\(error)")
         }
     }
+
+    /// A USB DAC pulled out: alsa-lib returns -ENODEV from the open and from the open PCM's next write.
+    func testAnUnpluggedDeviceFailsWithNoSuchDeviceAndOpensAgainWhenBack() throws {
+        let device = try UnpluggableAlsaDevice(named: "output-unplug")
+        defer { device.remove() }
+        let output = AlsaOutput(settings: AlsaOutputSettings(device: device.device))
+        let format = PCMFormat(sampleRate: 44100, channels: 2)
+        try output.open(format: format)
+        let samples = [Int16](repeating: 1000, count: 4410)
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        device.unplug()
+        XCTAssertThrowsError(try samples.withUnsafeBufferPointer { try output.write($0) }) { error in
+            XCTAssertEqual((error as? AlsaError)?.code, -ENODEV, "\(error)")
+        }
+        output.close()
+        XCTAssertThrowsError(try output.open(format: format)) { error in
+            XCTAssertEqual((error as? AlsaError)?.code, -ENODEV, "\(error)")
+        }
+        device.plugIn()
+        try output.open(format: format)
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        output.close()
+        XCTAssertEqual(device.samples.count, 2 * 4410, "what was written while plugged in, and nothing else")
+    }
 }

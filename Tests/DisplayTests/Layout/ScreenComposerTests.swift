@@ -86,6 +86,20 @@ final class ScreenComposerTests: XCTestCase {
         ])
     }
 
+    func testWithoutAZoneTheClockIsTheSystemsLocalTime() {
+        // POSIX TZ strings need no zone files: "XST-1" is one hour east of UTC, so 00:41 on Sunday.
+        let saved = ProcessInfo.processInfo.environment["TZ"]
+        setenv("TZ", "XST-1", 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00)
+        let screen = composer.compose(DisplayViewState(phase: .idle, clock: evening), at: 0)
+        XCTAssertEqual(TerminalRenderer(framed: false).lines(screen), ["     00:41      ", "Sun 22 Nov 2026 "])
+    }
+
     func testVolumeOverlayReplacesTheBottomRow() {
         var state = playing()
         state.volume = 60

@@ -81,6 +81,22 @@ final class GpiodBackendTests: XCTestCase {
         }
     }
 
+    func testAChipThatGoesAwayIsNoticedByTheNextWait() throws {
+        var sim: GPIOSimChip? = try makeSimChip(lines: 1)
+        let backend = try GpiodBackend(maximumWaitMilliseconds: 200)
+        defer { backend.release() }
+        _ = try backend.request(chip: sim!.name, lines: [GPIOLineSpec(line: 0, role: "a")])
+        let failed = expectation(description: "a wait failed")
+        DispatchQueue.global().async {
+            // The kernel does not wake a waiting poll when the chip goes (Linux 6.1); a later wait sees it.
+            while (try? backend.waitForEdges(until: nil)) != nil {}
+            failed.fulfill()
+        }
+        usleep(100_000)
+        sim = nil
+        wait(for: [failed], timeout: 10)
+    }
+
     func testUnknownChipOrLineIsAClearError() throws {
         let sim = try makeSimChip(lines: 4)
         let backend = try GpiodBackend()
@@ -98,7 +114,8 @@ final class GpiodBackendTests: XCTestCase {
 
     func testWakeEndsAWaitWithoutDeadline() throws {
         let sim = try makeSimChip(lines: 1)
-        let backend = try GpiodBackend()
+        // Waits capped far beyond the expectation's timeout: only the wake can end this one in time.
+        let backend = try GpiodBackend(maximumWaitMilliseconds: 60_000)
         defer { backend.release() }
         _ = try backend.request(chip: sim.name, lines: [GPIOLineSpec(line: 0, role: "a")])
         let returned = expectation(description: "wait returned")

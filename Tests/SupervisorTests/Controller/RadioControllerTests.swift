@@ -75,6 +75,17 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(try database.playHistory().first?.stationuuid, jazz.stationuuid)
     }
 
+    func testARestingRadioRedrawsFourTimesASecondAndATurningOneAtEveryTick() {
+        controller.start(resume: false)
+        let before = lock.withLock { screens.count }
+        for _ in 0..<50 { advance(20_000_000) }  // one second of the daemon's 20 ms ticker
+        XCTAssertEqual(lock.withLock { screens.count } - before, 4, "the clock, counters and timeouts only")
+        turn(1)
+        let turning = lock.withLock { screens.count }
+        for _ in 0..<10 { advance(20_000_000) }  // within the 400 ms rest
+        XCTAssertEqual(lock.withLock { screens.count } - turning, 10, "the needle's rest is checked at every tick")
+    }
+
     func testTiesSnapInTheDirectionOfTravel() {
         controller.start(resume: false)
         turn(68)  // 94.3: 94.1 and 94.5 are equally near; turning up
@@ -205,6 +216,30 @@ final class RadioControllerTests: XCTestCase {
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
         XCTAssertNil(controller.status.error)
+    }
+
+    func testALostAudioDeviceAndDevicesOfflineAreShownInTheirOwnWords() throws {
+        controller.start(resume: false)
+        controller.setNotice("Knob offline", from: "input")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Knob offline", "a device that is down is a fault")
+        XCTAssertEqual(lastScreen?.phase, .failed(.other("Knob offline")), "shown while nothing plays")
+        controller.setNotice("Syncing catalog", from: "catalog")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Knob offline", "sync progress is no error")
+
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        let station = player.status.station
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.outputFailed, detail: "snd_pcm_writei: No such device"),
+                                                  willRetry: true), station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Audio device error", "the player's own failure first; a device is not the network")
+        XCTAssertEqual(lastScreen?.phase, .failed(.audioDevice))
+        player.report(PlayerStatus(state: .playing, station: station, title: nil, streamName: nil))
+        controller.setNotice(nil, from: "input")
+        controller.tick(at: clock)
+        XCTAssertNil(controller.status.error)
+        XCTAssertEqual(lastScreen?.phase, .playing)
     }
 
     func testBadControlRequestsAreRefusedInWords() {

@@ -24,4 +24,7 @@ public struct Favorite: Codable, Sendable, Equatable, FetchableRecord, Persistab
         self.addedAt = addedAt
         self.snapshot = snapshot
     }
+
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storageText }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storageText }
 }
