@@ -37,8 +37,6 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT (or `q` in the simulator). - Returns: the exit status.
     public func run() -> Int32 {
-        // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
-        CurlEasy.initializeLibrary()
         // Signals are caught from the start, so a stop during start-up is a clean stop too.
         let stop = DispatchSemaphore(value: 0)
         var controllerForReload: RadioController?
@@ -48,6 +46,8 @@ public final class Daemon {
             _ = reload(controller)
             notifier.notify("READY=1")
         }
+        // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
+        CurlEasy.initializeLibrary()
         let database: WavedialDatabase
         do {
             database = try WavedialDatabase.open(path: configuration.catalog.database)
@@ -192,6 +192,13 @@ public final class Daemon {
     }
 
     private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
+        // Blocked before any thread exists, so in every thread (each inherits its creator's mask): the
+        // signals then wait for libdispatch's signalfd. Unblocked, one could land on a thread that is
+        // ending (a control client's, a resolver's) and be lost with it: SIGTERM would go unheard.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let queue = DispatchQueue(label: "wd-signals")
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
