@@ -66,7 +66,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Supervisor",
-            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(

@@ -21,6 +21,13 @@ public final class CurlEasy {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
+    /// Initialises libcurl now (`curl_global_init`, which initialises OpenSSL) rather than at the first
+    /// transfer: a program with threads calls it at start, so no thread is inside it when the process
+    /// exits and OpenSSL's exit handler runs. Any thread; only the first call does anything.
+    public static func initializeLibrary() {
+        _ = globalInit
+    }
+
     public init() throws {
         _ = Self.globalInit
         guard let handle = curl_easy_init() else {

@@ -32,20 +32,28 @@ public struct CatalogSync {
     }
 
     /// Runs the sync; `progress` is called as stations arrive (on the calling thread).
-    /// - Throws: ``RadioBrowserError`` when no server delivered a usable catalog.
-    public func run(progress: (Progress) -> Void = { _ in }) throws -> CatalogSyncSummary {
+    /// `shouldContinue` is polled during the download (any thread may make it turn false); once
+    /// false the sync stops within about a second and the previous catalog stays as it was.
+    /// - Throws: ``RadioBrowserError`` when no server delivered a usable catalog, or
+    ///   ``RadioBrowserError/cancelled`` when stopped.
+    public func run(progress: (Progress) -> Void = { _ in },
+                    shouldContinue: @escaping () -> Bool = { true }) throws -> CatalogSyncSummary {
+        guard shouldContinue() else { throw RadioBrowserError.cancelled }
         let candidates = servers.isEmpty ? ServerDiscovery.discover() : servers
         guard !candidates.isEmpty else { throw RadioBrowserError.noServers }
         var failures: [RadioBrowserError] = []
         for server in candidates {
+            guard shouldContinue() else { throw RadioBrowserError.cancelled }
             let base = server.hasSuffix("/") ? String(server.dropLast()) : server
             do {
-                let summary = try download(from: base, progress: progress)
+                let summary = try download(from: base, progress: progress, shouldContinue: shouldContinue)
                 logger.info("catalog synced", metadata: [
                     "catalog.server": "\(base)", "catalog.total": "\(summary.total)", "catalog.added": "\(summary.added)",
                     "catalog.removed": "\(summary.removed)",
                 ])
                 return summary
+            } catch RadioBrowserError.cancelled {
+                throw RadioBrowserError.cancelled
             } catch let error as RadioBrowserError {
                 logger.info("catalog server failed", metadata: ["catalog.server": "\(base)", "error": "\(error)"])
                 failures.append(error)
@@ -56,12 +64,13 @@ public struct CatalogSync {
         throw RadioBrowserError.allServersFailed(failures)
     }
 
-    private func download(from server: String, progress: (Progress) -> Void) throws -> CatalogSyncSummary {
+    private func download(from server: String, progress: (Progress) -> Void,
+                          shouldContinue: @escaping () -> Bool) throws -> CatalogSyncSummary {
         let staging = try CatalogImport(database: database)
         var splitter = JSONArraySplitter()
         var state = Progress(server: server, stations: 0, bytes: 0)
         do {
-            try client.get("\(server)/json/stations?hidebroken=false") { bytes in
+            try client.get("\(server)/json/stations?hidebroken=false", shouldContinue: shouldContinue) { bytes in
                 state.bytes += bytes.count
                 try splitter.feed(bytes) { element in
                     do {

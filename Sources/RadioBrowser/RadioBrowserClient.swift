@@ -18,7 +18,10 @@ public struct RadioBrowserClient: Sendable {
 
     /// GETs `url` and streams the body to `onData`; throws on transport errors and HTTP
     /// statuses ≥ 400. Errors thrown by `onData` stop the transfer and are rethrown as is.
-    public func get(_ url: String, onData: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// `shouldContinue` is polled about once a second (also while connecting) and before each
+    /// chunk; once it returns false the transfer stops with ``RadioBrowserError/cancelled``.
+    public func get(_ url: String, shouldContinue: @escaping () -> Bool = { true },
+                    onData: (UnsafeRawBufferPointer) throws -> Void) throws {
         let easy = try CurlEasy()
         try easy.set(CURLOPT_URL, url)
         try easy.set(CURLOPT_USERAGENT, Self.userAgent)
@@ -34,8 +37,9 @@ public struct RadioBrowserClient: Sendable {
         var failure: Error?
         do {
             try withoutActuallyEscaping(onData) { onData in
-                try easy.perform { bytes in
+                try easy.perform(onProgress: shouldContinue) { bytes in
                     do {
+                        guard shouldContinue() else { throw RadioBrowserError.cancelled }
                         try onData(bytes)
                         return true
                     } catch {
@@ -46,14 +50,15 @@ public struct RadioBrowserClient: Sendable {
             }
         } catch let error as CurlError {
             if let failure { throw failure }
+            if !shouldContinue() { throw RadioBrowserError.cancelled }
             throw RadioBrowserError.server(Self.origin(of: url), reason: RadioBrowserError.reason(for: error, status: easy.responseCode))
         }
     }
 
     /// Reports a play of `stationuuid` (`/json/url/{uuid}`), as Radio Browser's click
-    /// counts rely on. The answer is ignored.
-    public func reportClick(server: String, stationuuid: String) throws {
-        try get("\(server)/json/url/\(stationuuid)") { _ in }
+    /// counts rely on. The answer is ignored. `shouldContinue` as for ``get(_:shouldContinue:onData:)``.
+    public func reportClick(server: String, stationuuid: String, shouldContinue: @escaping () -> Bool = { true }) throws {
+        try get("\(server)/json/url/\(stationuuid)", shouldContinue: shouldContinue) { _ in }
     }
 
     static func origin(of url: String) -> String {

@@ -8,6 +8,8 @@ public enum RadioBrowserError: Error, CustomStringConvertible {
     case server(String, reason: String)
     /// Every server failed; the attempts in order.
     case allServersFailed([RadioBrowserError])
+    /// The caller stopped the sync (the daemon shutting down).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum RadioBrowserError: Error, CustomStringConvertible {
             if attempts.count == 1 { return attempts[0].description }
             return "all \(attempts.count) Radio Browser servers failed: "
                 + attempts.map(\.description).joined(separator: "; ")
+        case .cancelled:
+            return "sync cancelled"
         }
     }
 

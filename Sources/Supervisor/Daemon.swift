@@ -1,4 +1,5 @@
 import Audio
+import CurlSupport
 import Display
 import Foundation
 import Hardware
@@ -45,6 +46,8 @@ public final class Daemon {
             _ = reload(controller)
             notifier.notify("READY=1")
         }
+        // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
+        CurlEasy.initializeLibrary()
         let database: WavedialDatabase
         do {
             database = try WavedialDatabase.open(path: configuration.catalog.database)
@@ -114,17 +117,38 @@ public final class Daemon {
         notifier.notify("STOPPING=1\nSTATUS=shutting down")
         logger.info("shutting down")
         terminal?.stop()
-        server.stop()
-        input?.stop()
-        simulatedInput?.reader.stop()
-        watchdog?.cancel()
-        signals.forEach { $0.cancel() }
-        ticker.cancel()
-        catalog.stop()
+        // Every thread and timer ends before `run` returns: the process's exit handlers (OpenSSL's,
+        // GnuTLS's) free what libcurl and alsa-lib use, under any thread still inside them. A sync
+        // is cancelled first, so control clients waiting on it can end.
+        var late: [String] = []
+        func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
+        ended("wd-sync", catalog.stop(waitingUpTo: 10))
+        ended("wd-control", server.stop(waitingUpTo: 3))
+        ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
+        simulatedInput?.reader.stop()  // wakes its simulated lines: returns as soon as wd-gpio has ended
+        ended("wd-watchdog", watchdog.map { Self.cancelAndWait($0, timeout: 2) } ?? true)
+        ended("ticker", Self.cancelAndWait(ticker, timeout: 1))
         controller.shutdown()
-        player.shutdown()
-        display.stop()
+        ended("wd-clicks", clicks.stop(waitingUpTo: 2))
+        ended("wd-audio/wd-net", player.shutdown())
+        ended("wd-lcd", display.stop(waitingUpTo: 2))
+        for source in signals { ended("wd-signals", Self.cancelAndWait(source, timeout: 1)) }
+        guard late.isEmpty else {
+            // Exit handlers would run under the threads still at work: leave without them. The
+            // database is consistent (every write is its own committed transaction).
+            logger.warning("threads did not stop in time; exiting without exit handlers", metadata: ["threads": "\(late)"])
+            fflush(nil)
+            _exit(0)
+        }
         return 0
+    }
+
+    /// Cancels `source` and waits until a handler it is running has returned. - Returns: whether it did in time.
+    private static func cancelAndWait(_ source: DispatchSourceProtocol, timeout: Double) -> Bool {
+        let cancelled = DispatchSemaphore(value: 0)
+        source.setCancelHandler { cancelled.signal() }
+        source.cancel()
+        return cancelled.wait(timeout: .now() + timeout) == .success
     }
 
     private func respond(to request: ControlRequest, controller: RadioController, display: DisplayService,
@@ -203,6 +227,13 @@ public final class Daemon {
     }
 
     private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
+        // Blocked before any thread exists, so in every thread (each inherits its creator's mask): the
+        // signals then wait for libdispatch's signalfd. Unblocked, one could land on a thread that is
+        // ending (a control client's, a resolver's) and be lost with it: SIGTERM would go unheard.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let queue = DispatchQueue(label: "wd-signals")
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {

@@ -59,11 +59,14 @@ final class RadioUnderTest {
         guard sync.status == 0 else { throw FixtureError("catalog sync failed: \(sync.stderr)") }
     }
 
-    /// Starts `wavediald --headless`, through `launcher` when given (e.g. into a network namespace).
-    func startDaemon(launcher: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Starts `wavediald --headless`, through `launcher` when given (e.g. into a network namespace),
+    /// with `environment` added to its own.
+    func startDaemon(launcher: [String] = [], environment: [String: String] = [:],
+                     file: StaticString = #filePath, line: UInt = #line) throws {
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),
-            extraEnvironment: ["ALSA_CONFIG_PATH": String(cString: getenv("ALSA_CONFIG_PATH"))], launcher: launcher)
+            extraEnvironment: environment.merging(["ALSA_CONFIG_PATH": String(cString: getenv("ALSA_CONFIG_PATH"))]) { _, new in new },
+            launcher: launcher)
         self.daemon = daemon
         XCTAssertTrue(daemon.waitUntilReady(), daemon.log, file: file, line: line)
     }

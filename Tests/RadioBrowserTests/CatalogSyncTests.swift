@@ -92,6 +92,24 @@ final class CatalogSyncTests: XCTestCase {
         XCTAssertEqual(try database.stationCount(), 50)
     }
 
+    func testAStoppedSyncEndsAsCancelledTriesNoOtherServerAndKeepsTheCatalog() throws {
+        let database = try WavedialDatabase.inMemory()
+        _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
+        let hanging = try server([F.station("new", "New")], mode: .hang)
+        let next = try server([F.station("new", "New")])
+        var patient = client
+        patient.stallTimeout = 60  // only the stop can end the hanging transfer
+        let stopAt = Date().addingTimeInterval(0.3)
+        let sync = CatalogSync(database: database, servers: [hanging.baseURL, next.baseURL], client: patient, logger: Logger(label: "test"))
+        XCTAssertThrowsError(try sync.run(shouldContinue: { Date() < stopAt })) { error in
+            guard case RadioBrowserError.cancelled = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(hanging.requests().count, 1)
+        XCTAssertTrue(next.requests().isEmpty, "no server is tried after the stop")
+        XCTAssertEqual(try database.stationCount(), 1)
+        XCTAssertNotNil(try database.station(uuid: "keep"))
+    }
+
     func testWhenAllServersFailTheCatalogIsKeptAndEachFailureIsNamed() throws {
         let database = try WavedialDatabase.inMemory()
         _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
@@ -124,3 +142,4 @@ final class CatalogSyncTests: XCTestCase {
         XCTAssertEqual(server.requests().map(\.path), ["/json/url/a"])
     }
 }
+

@@ -19,39 +19,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 bin=$("$root/scripts/build-release" --product wavediald --product wavedial)
 (cd "$root/Benchmarks" && swift build -c release --product knob-bench >/dev/null)
 
-"$root/bench/audio/rig.sh" start
-trap '"$root/bench/audio/rig.sh" stop >/dev/null; kill $catalog 2>/dev/null || true' EXIT
-url=$("$root/bench/audio/rig.sh" url)
-
-# A catalog with the rig's stream on 94.1 near Berlin, served by the loopback Radio Browser.
-python3 - "$url" "$work/stations.json" <<'PY'
-import json, sys
-url, out = sys.argv[1], sys.argv[2]
-stations = [{"stationuuid": "00000000-0000-4000-8000-00000000be01", "name": "Bench FM 94.1", "url": url,
-             "url_resolved": url, "countrycode": "DE", "country": "Germany", "codec": "MP3", "bitrate": 128,
-             "hls": 0, "lastcheckok": 1, "geo_lat": 52.52, "geo_long": 13.40}]
-json.dump(stations, open(out, "w"))
-PY
-python3 "$root/Tests/Fixtures/radio_browser_server.py" --stations "$work/stations.json" >"$work/port" &
-catalog=$!
-for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
-cat >"$work/config.toml" <<TOML
-[location]
-latitude = 52.52
-longitude = 13.405
-country = "DE"
-[catalog]
-database = "$work/wavedial.sqlite"
-servers = ["http://127.0.0.1:$(head -1 "$work/port")"]
-[audio]
-device = "default"
-[daemon]
-resume_on_start = false
-[control]
-socket = "$work/control.sock"
-TOML
-export WAVEDIAL_CONFIG="$work/config.toml"
-"$bin/wavedial" sync >/dev/null
+. "$root/bench/radio.sh"
 
 echo "== daemon start → ready (control socket answers), $reps cold starts"
 python3 - "$bin/wavediald" "$work" "$reps" <<'PY'

@@ -26,6 +26,8 @@ public final class Player: @unchecked Sendable {
     private let logger: Logger
     private let control = NSCondition()
     private let events = DispatchQueue(label: "wd-player-events")
+    /// Every station session's network thread, also those of sessions replaced and still winding down.
+    private let networkThreads = DispatchGroup()
 
     // Guarded by `control`.
     private var session: StationSession?
@@ -66,7 +68,9 @@ public final class Player: @unchecked Sendable {
     // MARK: Commands
 
     /// Tunes `station`: the current transfer is cancelled and released, the new one starts at once.
+    /// Does nothing after ``shutdown()``.
     public func play(_ station: PlayableStation) {
+        guard !control.withLock({ isShuttingDown }) else { return }
         let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
             self?.handle(event, from: session)
         }
@@ -89,7 +93,7 @@ public final class Player: @unchecked Sendable {
         }
         old?.cancel()
         logger.info("tuning", metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)"])
-        newSession.start()
+        newSession.start(in: networkThreads)
         publishStatus()
     }
 
@@ -139,8 +143,10 @@ public final class Player: @unchecked Sendable {
         set { control.withLock { level = min(max(newValue, 0), 1) } }
     }
 
-    /// Stops playback, fades out, closes the device and ends the audio thread; waits for it (up to 2 s).
-    public func shutdown() {
+    /// Stops playback, fades out, closes the device and ends the audio thread and the network threads;
+    /// waits for them (up to 2 s each). Any thread. - Returns: whether every thread ended in time.
+    @discardableResult
+    public func shutdown() -> Bool {
         let (old, thread) = control.withLock { () -> (StationSession?, Thread?) in
             isShuttingDown = true
             let old = session
@@ -149,11 +155,12 @@ public final class Player: @unchecked Sendable {
             return (old, audioThread)
         }
         old?.cancel()
-        guard thread != nil else { return }
-        control.withLock {
+        let audioEnded = thread == nil || control.withLock { () -> Bool in
             let deadline = Date(timeIntervalSinceNow: 2)
             while !audioThreadDone && control.wait(until: deadline) {}
+            return audioThreadDone
         }
+        return networkThreads.wait(timeout: .now() + 2) == .success && audioEnded
     }
 
     // MARK: Observation

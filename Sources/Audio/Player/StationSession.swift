@@ -56,9 +56,13 @@ final class StationSession: @unchecked Sendable {
         ring = ByteRing(capacity: Int(seconds) * Self.maximumBytesPerSecond)
     }
 
-    /// Starts the network thread.
-    func start() {
-        let thread = Thread { [self] in run() }
+    /// Starts the network thread, inside `group` (entered now, left when the thread ends) so an owner can wait for it.
+    func start(in group: DispatchGroup = DispatchGroup()) {
+        group.enter()
+        let thread = Thread { [self] in
+            run()
+            group.leave()
+        }
         thread.name = "wd-net"
         thread.stackSize = 512 * 1024
         thread.start()

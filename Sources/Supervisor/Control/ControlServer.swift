@@ -24,6 +24,9 @@ public final class ControlServer: @unchecked Sendable {
     private var listener: UnixSocket?
     private let lock = NSLock()
     private var clients: [ObjectIdentifier: UnixSocket] = [:]
+    private var isStopping = false
+    /// The accepting thread and every client's threads, so ``stop(waitingUpTo:)`` can wait for them.
+    private let threads = DispatchGroup()
 
     public init(path: String, logger: Logger, respond: @escaping Responder, subscribe: @escaping Subscriber) {
         self.path = path
@@ -38,7 +41,9 @@ public final class ControlServer: @unchecked Sendable {
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let listener = try UnixSocket.listen(at: path, mode: 0o660)
         self.listener = listener
-        let thread = Thread { [weak self] in
+        threads.enter()
+        let thread = Thread { [weak self, threads] in
+            defer { threads.leave() }
             while let client = listener.accept() {
                 self?.serve(client)
             }
@@ -48,32 +53,46 @@ public final class ControlServer: @unchecked Sendable {
         logger.info("control socket listening", metadata: ["control.socket": "\(path)"])
     }
 
-    /// Stops accepting, disconnects every client and removes the socket file.
-    public func stop() {
-        guard let listener else { return }
+    /// Stops accepting, disconnects every client, removes the socket file and waits up to `timeout`
+    /// seconds for the threads to end (a request being answered finishes first). Call once, from the
+    /// thread that started it. - Returns: whether every thread ended.
+    @discardableResult
+    public func stop(waitingUpTo timeout: Double = 5) -> Bool {
+        guard let listener else { return true }
         self.listener = nil
+        // The accepting thread still uses the descriptor: shut it down to wake it, close it once it left.
         shutdown(listener.descriptor, Int32(SHUT_RDWR))
-        listener.close()
         unlink(path)
         lock.withLock {
+            isStopping = true
             for client in clients.values { shutdown(client.descriptor, Int32(SHUT_RDWR)) }
         }
+        let ended = threads.wait(timeout: .now() + timeout) == .success
+        if ended { listener.close() }
+        return ended
     }
 
     private func serve(_ client: UnixSocket) {
-        let admitted = lock.withLock { () -> Bool in
+        let admitted = lock.withLock { () -> Bool? in
+            // A client accepted as the server stops is not served (stop already disconnected the others).
+            guard !isStopping else { return nil }
             guard clients.count < Self.maximumClients else { return false }
             clients[ObjectIdentifier(client)] = client
             return true
         }
+        guard let admitted else { return }
         guard admitted else {
             client.setSendTimeout(seconds: 1)
             client.write(Self.encode(.failure("too many clients")))
             return
         }
         client.setSendTimeout(seconds: 2)
+        threads.enter()
         let thread = Thread { [self] in
-            defer { _ = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) } }
+            defer {
+                _ = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) }
+                threads.leave()
+            }
             converse(with: client)
         }
         thread.name = "wd-control-client"
@@ -122,7 +141,9 @@ public final class ControlServer: @unchecked Sendable {
             return false
         }
         // The client ends a subscription by closing its end.
-        let watcher = Thread {
+        threads.enter()
+        let watcher = Thread { [threads] in
+            defer { threads.leave() }
             while !client.read().isEmpty {}
             gone.set()
             done.signal()

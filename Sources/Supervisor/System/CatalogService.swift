@@ -16,6 +16,8 @@ public final class CatalogService: @unchecked Sendable {
     private let onSynced: () -> Void
     private let syncLock = NSLock()
     private var supervisor: SupervisedThread?
+    /// Set by ``stop(waitingUpTo:)``: a sync running on any thread ends, and none starts.
+    private let stopping = ManagedFlag()
 
     public init(database: WavedialDatabase, settings: CatalogSettings, logger: Logger,
                 onNotice: @escaping (String?) -> Void, onSynced: @escaping () -> Void) {
@@ -27,18 +29,22 @@ public final class CatalogService: @unchecked Sendable {
     }
 
     /// Runs one sync now (blocking), reporting progress as notices while the catalog is empty.
+    /// - Throws: ``RadioBrowserError`` (``RadioBrowserError/cancelled`` once the service stops).
     public func syncNow() throws -> CatalogSyncSummary {
         try syncLock.withLock {
+            guard !stopping.isSet else { throw RadioBrowserError.cancelled }
             let empty = (try? database.stationCount()) == 0
             if empty { onNotice("Syncing catalog") }
             let sync = CatalogSync(database: database, servers: settings.servers, logger: logger)
             do {
-                let summary = try sync.run { [onNotice] progress in
+                let summary = try sync.run(progress: { [onNotice] progress in
                     if empty { onNotice("Syncing \(progress.stations)") }
-                }
+                }, shouldContinue: { [stopping] in !stopping.isSet })
                 onNotice(nil)
                 onSynced()
                 return summary
+            } catch RadioBrowserError.cancelled {
+                throw RadioBrowserError.cancelled
             } catch {
                 if empty { onNotice(Self.words(for: error)) }
                 throw error
@@ -57,6 +63,8 @@ public final class CatalogService: @unchecked Sendable {
                         _ = try syncNow()
                         backoff.reset()
                         wait = Double(settings.syncIntervalHours) * 3600
+                    } catch RadioBrowserError.cancelled {
+                        return
                     } catch {
                         logger.warning("catalog sync failed", metadata: ["error": "\(error)"])
                         wait = backoff.next()
@@ -71,7 +79,12 @@ public final class CatalogService: @unchecked Sendable {
         supervisor.start()
     }
 
-    public func stop() { supervisor?.stop() }
+    /// Cancels any sync in progress (scheduled or asked for over the control socket), stops the
+    /// schedule and waits up to `timeout` seconds for `wd-sync` to end. - Returns: whether it ended.
+    public func stop(waitingUpTo timeout: Double) -> Bool {
+        stopping.set()
+        return supervisor?.stop(waitingUpTo: timeout) ?? true
+    }
 
     private func isDue() -> Bool {
         guard (try? database.stationCount()) ?? 0 > 0 else { return true }

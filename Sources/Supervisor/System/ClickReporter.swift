@@ -10,6 +10,7 @@ final class ClickReporter: @unchecked Sendable {
     private let configured: [String]
     private var discovered: [String]?
     private let logger: Logger
+    private let stopping = ManagedFlag()
 
     init(servers: [String], logger: Logger) {
         configured = servers
@@ -19,7 +20,7 @@ final class ClickReporter: @unchecked Sendable {
     func report(_ station: Station) {
         queue.async { [self] in
             // Stations imported from a playlist have no Radio Browser identity.
-            guard station.stationuuid.count == 36 else { return }
+            guard station.stationuuid.count == 36, !stopping.isSet else { return }
             if configured.isEmpty && discovered == nil { discovered = ServerDiscovery.discover() }
             guard let server = (configured.isEmpty ? discovered : configured)?.first else { return }
             var client = RadioBrowserClient()
@@ -27,10 +28,19 @@ final class ClickReporter: @unchecked Sendable {
             client.stallTimeout = 10
             do {
                 try client.reportClick(server: server.hasSuffix("/") ? String(server.dropLast()) : server,
-                                       stationuuid: station.stationuuid)
+                                       stationuuid: station.stationuuid, shouldContinue: { [stopping] in !stopping.isSet })
             } catch {
                 logger.debug("click not reported", metadata: ["station.uuid": "\(station.stationuuid)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Drops the reports not yet sent, stops the one being sent and waits up to `timeout` seconds
+    /// for the queue to be idle. Any thread. - Returns: whether it became idle.
+    func stop(waitingUpTo timeout: Double) -> Bool {
+        stopping.set()
+        let idle = DispatchSemaphore(value: 0)
+        queue.async { idle.signal() }
+        return idle.wait(timeout: .now() + timeout) == .success
     }
 }

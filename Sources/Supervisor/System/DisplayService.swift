@@ -19,6 +19,7 @@ public final class DisplayService: @unchecked Sendable {
     private var loop: DisplayLoop
     private var state: DisplayViewState
     private var stopped = false
+    private let running = DispatchGroup()
 
     /// - Parameters:
     ///   - useLCD: false in the simulator and when `driver = "none"`.
@@ -56,17 +57,25 @@ public final class DisplayService: @unchecked Sendable {
 
     /// Starts the display thread.
     public func start() {
-        let thread = Thread { [self] in run() }
+        running.enter()
+        let thread = Thread { [self] in
+            run()
+            running.leave()
+        }
         thread.name = "wd-lcd"
         thread.start()
     }
 
-    public func stop() {
+    /// Stops the display thread and waits up to `timeout` seconds for it to end (the LCD keeps its
+    /// last screen). Any thread. - Returns: whether it ended (or never started).
+    @discardableResult
+    public func stop(waitingUpTo timeout: Double = 2) -> Bool {
         let loop = lock.withLock { () -> DisplayLoop in
             stopped = true
             return self.loop
         }
         loop.stop()
+        return running.wait(timeout: .now() + timeout) == .success
     }
 
     /// Puts a new loop in place (with the LCD, or without it while the LCD is away), showing the latest state.

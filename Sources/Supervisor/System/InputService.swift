@@ -43,6 +43,8 @@ public final class InputService {
     /// Starts the supervisor thread; the first attempt is made at once. Any thread.
     public func start() { supervisor.start() }
 
-    /// Stops retrying and releases the lines (within half a second). Any thread.
-    public func stop() { supervisor.stop() }
+    /// Stops retrying, releases the lines (within half a second) and waits up to `timeout` seconds for the
+    /// supervisor thread to end. Any thread. - Returns: whether it ended.
+    @discardableResult
+    public func stop(waitingUpTo timeout: Double = 2) -> Bool { supervisor.stop(waitingUpTo: timeout) }
 }

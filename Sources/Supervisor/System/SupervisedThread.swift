@@ -14,6 +14,7 @@ public final class SupervisedThread: @unchecked Sendable {
     /// The body said it runs again: the next failure starts the back-off afresh.
     private var recoveredSinceFailure = false
     private let wake = DispatchSemaphore(value: 0)
+    private let running = DispatchGroup()
 
     /// - Parameters:
     ///   - body: runs the subsystem; returning means it finished for good, throwing that it failed.
@@ -31,7 +32,9 @@ public final class SupervisedThread: @unchecked Sendable {
     public var isStopped: Bool { lock.withLock { stopped } }
 
     public func start() {
+        running.enter()
         let thread = Thread { [self] in
+            defer { running.leave() }
             var backoff = self.backoff
             while !isStopped {
                 do {
@@ -68,8 +71,16 @@ public final class SupervisedThread: @unchecked Sendable {
         return !isStopped
     }
 
+    /// Asks the subsystem to stop (``isStopped`` turns true, ``sleep(_:)`` returns at once). Any thread.
     public func stop() {
         lock.withLock { stopped = true }
         wake.signal()
+    }
+
+    /// ``stop()``, then waits up to `timeout` seconds for the thread to end. Any thread but its own.
+    /// - Returns: whether it ended (or never started).
+    public func stop(waitingUpTo timeout: Double) -> Bool {
+        stop()
+        return running.wait(timeout: .now() + timeout) == .success
     }
 }

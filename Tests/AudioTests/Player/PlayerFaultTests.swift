@@ -40,9 +40,11 @@ final class PlayerFaultTests: XCTestCase {
         XCTAssertEqual(Array(recorder.titles.prefix(2)), ["Fixture - Song 1", "Fixture - Song 2"])
         XCTAssertEqual(recorder.statuses.last?.streamName, "Fixture FM")
         XCTAssertEqual(recorder.tracks.first?.station.url, server.url("/icy.mp3?speed=2"))
+        // The titles come before the audio around them is written: wait for the burst itself.
+        let burstWritten = recorder.wait(timeout: 20) { _ in AlsaCapture.samples(in: file).count / 2 > 44100 * 4 }
         player.shutdown()
         let samples = AlsaCapture.samples(in: file)
-        XCTAssertGreaterThan(samples.count / 2, 44100 * 4, "at least the 4 s burst reached ALSA")
+        XCTAssertTrue(burstWritten, "at least the 4 s burst reached ALSA: \(samples.count / 2) frames; \(recorder.states)")
         XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 5)
         XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), 441, "no gap over 10 ms")
         XCTAssertEqual(Array(recorder.states.prefix(1)), [.idle])

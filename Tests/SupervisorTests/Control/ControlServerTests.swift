@@ -47,6 +47,27 @@ final class ControlServerTests: XCTestCase {
         }
     }
 
+    func testStopWaitsForTheRequestBeingAnsweredAndTheSubscribers() throws {
+        let answered = Box(false), started = DispatchSemaphore(value: 0)
+        let slowPath = directory.path("run/slow.sock")
+        let slow = ControlServer(path: slowPath, logger: Logger(label: "test"), respond: { _ in
+            started.signal()
+            usleep(300_000)
+            answered.update { $0 = true }
+            return ControlResponse(ok: true)
+        }, subscribe: { _ in {} })
+        try slow.start()
+        let subscriber = try UnixSocket.connect(to: slowPath)
+        subscriber.write(Data("{\"command\":\"subscribe\"}\n".utf8))
+        let asking = try UnixSocket.connect(to: slowPath)
+        asking.write(Data("{\"command\":\"play\"}\n".utf8))
+        XCTAssertEqual(started.wait(timeout: .now() + 10), .success)
+        XCTAssertTrue(slow.stop(waitingUpTo: 10), "every client thread ended")
+        XCTAssertTrue(answered.value, "the request being answered finished before stop returned")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: slowPath))
+        XCTAssertNil(readLine(subscriber), "the subscriber was disconnected")
+    }
+
     func testTheSocketIsGroupOnly() throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSocket)
