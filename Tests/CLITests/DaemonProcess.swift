@@ -28,9 +28,8 @@ final class DaemonProcess {
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)!
-        log.seekToEndOfFile()
+        guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath)
+        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: logPath]) }
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
