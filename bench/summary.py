@@ -74,8 +74,11 @@ print("| audio back after the mount returns (s), 5 s Icecast outage | "
 print("| outages recovered | " + " | ".join(resumed(audio.get(outage[p], [])) for p in peers) + " | all |")
 short = audio.get("short-outage-wavedial", [])
 if short:
-    gaps = [r["outage"].get("audible_gap_s") for r in short if r.get("outage")]
-    print(f"| audible gap, 2 s outage inside the buffered lead (s) | {mm(gaps) if any(g is not None for g in gaps) else 'none'} "
+    # What the sink's clock heard: the pacer's underruns after the kill (the output file's growth has
+    # holes of a few tens of milliseconds at any time: the file plugin writes in chunks).
+    starved = [sum(ms for at, ms in r.get("underruns") or [] if at >= r["outage"]["kill"]) for r in short if r.get("outage")]
+    heard = "none (no underrun at the sink)" if not any(starved) else mm([m / 1000 for m in starved], "{:.3f}") + " s of underrun"
+    print(f"| audible gap, 2 s outage inside the buffered lead | {heard} "
           "| " + " | ".join("—" for _ in peers[1:]) + " | none |")
 print()
 print("Peers' reconnects are not their defaults (none of them reconnects by default): mpg123 runs in a")

@@ -110,7 +110,8 @@ public enum RadioBrowserStation {
         guard !uuid.isEmpty else { throw RecordError.missing("stationuuid") }
         guard !url.isEmpty else { throw RecordError.missing("url") }
         var name = text("name")
-        if name.count > maximumNameLength {
+        // Counting characters walks the grapheme clusters; the UTF-8 length bounds it and is free.
+        if name.utf8.count > maximumNameLength, name.count > maximumNameLength {
             name = String(name.prefix(maximumNameLength - 1)).trimmingCharacters(in: .whitespaces) + "…"
             changed = true
         }
