@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
         .executable(name: "wavediald", targets: ["wavediald"]),
+        .executable(name: "wavedial-player", targets: ["wavedial-player"]),
         // Libraries for the packages in Benchmarks/ and Fuzz/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
@@ -32,9 +33,11 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
+        .systemLibrary(name: "CThreadName"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
+        .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift5),
 
         .target(
             name: "WavedialCore",
@@ -50,11 +53,11 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "CMpg123", "CAlsa", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CAlsa", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", "CI2CDev", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", "Threads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Display",
@@ -66,13 +69,17 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Supervisor",
-            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport",
+            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavediald",
             dependencies: ["Supervisor", "WavedialConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swift5),
+        .executableTarget(
+            name: "wavedial-player",
+            dependencies: ["Audio", "Threads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
@@ -100,6 +107,7 @@ let package = Package(
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),

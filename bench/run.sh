@@ -20,7 +20,7 @@ export REPS=${REPS:-3} DURATION=${DURATION:-60}
 out="$BENCH_DIR/run-$(date -u +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 scripts/install-deps build test-audio test-catalog bench/packages.txt
-scripts/build-release --product wavediald --product wavedial >/dev/null
+scripts/build-release --product wavediald --product wavedial --product wavedial-player >/dev/null
 
 machine="$(nproc) cores $(uname -m), $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r)"
 echo "== audio" && RESULTS="$out/audio.jsonl" bench/audio/run.sh all | tee "$out/audio.log"

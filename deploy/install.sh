@@ -43,7 +43,7 @@ if [ "$prefix" = /usr ]; then lib_dir=/usr/lib; else lib_dir=/etc; fi
 unit_dir=$prefix/lib/systemd/system
 [ "$prefix" = /usr ] || unit_dir=/etc/systemd/system
 
-# --- the binaries: wavedial always, wavediald when the package has it -----------------
+# --- the binaries: wavedial and its player always, wavediald when the package has it ----
 # Under sudo, Swift is found where its user has it (swiftly under their home, or
 # /opt/swift), and builds run as that user, so the checkout's .build stays theirs.
 builder=""
@@ -62,8 +62,11 @@ if [ -z "$from" ]; then
   # The Swift runtime linked in, so the binaries run without the toolchain (scripts/build-release).
   from=$(as_builder "$repo/scripts/build-release")
 fi
-[ -x "$from/wavedial" ] || { echo "install.sh: no wavedial binary in $from" >&2; exit 66; }
-products=(wavedial)
+for product in wavedial wavedial-player; do
+  [ -x "$from/$product" ] || { echo "install.sh: no $product binary in $from" >&2; exit 66; }
+done
+# wavedial-player is what `wavedial play-url` becomes (execv), found beside wavedial.
+products=(wavedial wavedial-player)
 [ -x "$from/wavediald" ] && products+=(wavediald)
 
 # Copies $1 to $2 with mode $3 unless the same content is already there.

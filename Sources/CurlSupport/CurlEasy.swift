@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 
 /// One libcurl easy handle (`curl_easy_init`), owned: `deinit` calls `curl_easy_cleanup`.
 ///
@@ -213,7 +213,10 @@ private func curlWriteHeader(
         // Header bytes are mostly ASCII; Latin-1 never fails, so odd servers still get through.
         var line = String(decoding: bytes, as: UTF8.self)
         if line.contains("\u{FFFD}") { line = String(bytes.map { Character(Unicode.Scalar($0)) }) }
-        onHeader(line.trimmingCharacters(in: .newlines))
+        var trimmed = Substring(line)
+        while trimmed.first?.isNewline == true { trimmed.removeFirst() }
+        while trimmed.last?.isNewline == true { trimmed.removeLast() }
+        onHeader(String(trimmed))
     }
     return length
 }

@@ -1,10 +1,9 @@
-import Foundation
+import Synchronization
 
 /// A flag set once from any thread and read from the transfer thread.
-final class ManagedAtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class ManagedAtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
 
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

@@ -68,6 +68,9 @@ final class DaemonAudioTests: XCTestCase {
         waitFor("the title") { status()["title"] as? String == "Test Artist - Tone Song" }
         waitFor("two seconds of audio") { captured.count > 2 * 44_100 * 2 }
         XCTAssertEqual(PCMAnalysis.frequency(captured, channels: 2, sampleRate: 44_100), 440, accuracy: 5)
+        // Each subsystem's thread shows by name in top -H and gdb.
+        let names = ThreadNames.of(try XCTUnwrap(daemon).process.processIdentifier)
+        XCTAssertTrue(names.isSuperset(of: ["wd-audio", "wd-net", "wd-lcd", "wd-sync", "wd-control", "wd-control-clie"]), "\(names)")
         // The name scrolls on 16 columns: wait for the marquee to show its start.
         func lcdTop() -> String {
             (((try? cli.run("lcd", "show", "--json").json()) as? [String: Any])?["lines"] as? [String])?.first ?? ""

@@ -20,7 +20,7 @@ what=${1:-all}
 RES=${RESULTS:-"$BENCH_DIR/results-$(date +%Y%m%d-%H%M%S).jsonl"}
 
 export PATH="/opt/swift/usr/bin:$PATH"
-WAVEDIAL="$("$root/scripts/build-release" --product wavedial)/wavedial"
+WAVEDIAL="$("$root/scripts/build-release" --product wavedial --product wavedial-player)/wavedial"
 
 "$here/rig.sh" start
 sleep "${WARMUP:-8}"   # let icecast queue a full burst, as for a listener of a running station

@@ -11,7 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 HOURS=${HOURS:-8}; SPEED=${SPEED:-60}; DROP_MINUTES=${DROP_MINUTES:-10}
-WAVEDIAL="$("$root/scripts/build-release" --product wavedial)/wavedial"
+WAVEDIAL="$("$root/scripts/build-release" --product wavedial --product wavedial-player)/wavedial"
 media="$root/.build-media/soak-tone.mp3"
 mkdir -p "$root/.build-media"
 [[ -s $media ]] || ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi \

@@ -1,6 +1,7 @@
 import CCurl
 import CurlSupport
-import Foundation
+import Dispatch
+import Glibc
 
 /// Settings of the network side of playback.
 public struct StreamSourceSettings: Equatable, Sendable {

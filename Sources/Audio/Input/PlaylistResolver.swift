@@ -1,4 +1,4 @@
-import Foundation
+import CurlSupport
 
 /// Turns a playlist body into the stream URLs it lists, in order, resolved against the playlist's own URL.
 ///
@@ -38,11 +38,10 @@ public enum PlaylistResolver {
 
     private static func absolute(_ entry: String, base: String) -> String? {
         guard !entry.isEmpty else { return nil }
-        if let url = URL(string: entry), let scheme = url.scheme?.lowercased() {
+        if let scheme = CurlURL.scheme(of: entry) {
             return scheme == "http" || scheme == "https" ? entry : nil
         }
-        guard let baseURL = URL(string: base), let resolved = URL(string: entry, relativeTo: baseURL) else { return nil }
-        return resolved.absoluteString
+        return CurlURL.resolve(entry, against: base)
     }
 
     /// UTF-8 (without a byte-order mark) when valid, else Latin-1.

@@ -1,5 +1,5 @@
 import CAlsa
-import Foundation
+import Glibc
 
 /// Settings of the ALSA output.
 public struct AlsaOutputSettings: Equatable, Sendable {

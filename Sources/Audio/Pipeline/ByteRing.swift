@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Threads
 
 /// The compressed-audio buffer between the network thread (writer) and the audio thread (reader).
 ///
@@ -23,7 +24,7 @@ public final class ByteRing: @unchecked Sendable {
         case closed
     }
 
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var storage: [UInt8] = []
     private var head = 0
     private var stored = 0
@@ -113,7 +114,7 @@ public final class ByteRing: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if stored == 0 && !isClosed {
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = ConditionLock.Deadline.after(seconds: timeout)
             while stored == 0 && !isClosed && condition.wait(until: deadline) {}
         }
         let take = min(stored, buffer.count)
@@ -137,7 +138,7 @@ public final class ByteRing: @unchecked Sendable {
     public func waitUntilStored(atLeast count: Int, timeout: Double) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = ConditionLock.Deadline.after(seconds: timeout)
         while stored < count && !isClosed && condition.wait(until: deadline) {}
         return stored >= count
     }

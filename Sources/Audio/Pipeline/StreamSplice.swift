@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Joins a reconnected stream to the audio already buffered, without repeating any of it.
 ///

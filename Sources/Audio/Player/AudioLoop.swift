@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The audio thread's work: ring → libmpg123 → volume and fades → ALSA.
 ///

@@ -1,6 +1,6 @@
-import CurlSupport
 import CCurl
-import Foundation
+import CurlSupport
+import Glibc
 
 /// Why a station does not play, in words the LCD and the CLI can show.
 ///

@@ -1,5 +1,7 @@
-import Foundation
+import Dispatch
+import Glibc
 import Logging
+import Threads
 
 /// Plays internet radio: one station at a time, from its URL to the ALSA device.
 ///
@@ -24,7 +26,7 @@ public final class Player: @unchecked Sendable {
 
     public let settings: PlayerSettings
     private let logger: Logger
-    private let control = NSCondition()
+    private let control = ConditionLock()
     private let events = DispatchQueue(label: "wd-player-events")
     /// Every station session's network thread, also those of sessions replaced and still winding down.
     private let networkThreads = DispatchGroup()
@@ -49,8 +51,7 @@ public final class Player: @unchecked Sendable {
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
     private var nextObserverID = 0
-    private var audioThread: Thread?
-    private var audioThreadDone = false
+    private var audioThreadRunning = false
 
     /// - Parameters:
     ///   - settings: see ``PlayerSettings`` for the defaults.
@@ -147,18 +148,18 @@ public final class Player: @unchecked Sendable {
     /// waits for them (up to 2 s each). Any thread. - Returns: whether every thread ended in time.
     @discardableResult
     public func shutdown() -> Bool {
-        let (old, thread) = control.withLock { () -> (StationSession?, Thread?) in
+        let old = control.withLock { () -> StationSession? in
             isShuttingDown = true
             let old = session
             session = nil
             control.broadcast()
-            return (old, audioThread)
+            return old
         }
         old?.cancel()
-        let audioEnded = thread == nil || control.withLock { () -> Bool in
-            let deadline = Date(timeIntervalSinceNow: 2)
-            while !audioThreadDone && control.wait(until: deadline) {}
-            return audioThreadDone
+        let audioEnded = control.withLock { () -> Bool in
+            let deadline = ConditionLock.Deadline.after(seconds: 2)
+            while audioThreadRunning && control.wait(until: deadline) {}
+            return !audioThreadRunning
         }
         return networkThreads.wait(timeout: .now() + 2) == .success && audioEnded
     }
@@ -256,7 +257,9 @@ public final class Player: @unchecked Sendable {
         guard statusChanged else { return }
         let current = status
         let statusHandlers = control.withLock { Array(statusObservers.values) }
-        let track = TrackTitle(time: Date(), station: station, title: title)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let track = TrackTitle(unixTime: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, station: station, title: title)
         events.async {
             statusHandlers.forEach { $0(current) }
             observers.forEach { $0(track) }
@@ -267,20 +270,15 @@ public final class Player: @unchecked Sendable {
 
     /// Called with `control` held.
     private func startAudioThreadIfNeeded() {
-        guard audioThread == nil else { return }
-        audioThreadDone = false
-        let thread = Thread { [self] in
+        guard !audioThreadRunning else { return }
+        audioThreadRunning = true
+        NamedThread.start(name: "wd-audio", stackSize: 512 * 1024) { [self] in
             AudioLoop(player: self).run()
             control.withLock {
-                audioThreadDone = true
-                audioThread = nil
+                audioThreadRunning = false
                 control.broadcast()
             }
         }
-        thread.name = "wd-audio"
-        thread.stackSize = 512 * 1024
-        audioThread = thread
-        thread.start()
     }
 
     /// What the audio thread needs to know at the top of each step.
@@ -302,7 +300,7 @@ public final class Player: @unchecked Sendable {
     /// Blocks the audio thread until the command differs from `command` (or `timeout` passes).
     func waitForCommandChange(from command: Command, timeout: Double) {
         control.withLock {
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = ConditionLock.Deadline.after(seconds: timeout)
             while session === command.session && isPaused == command.paused && isShuttingDown == command.shuttingDown
                 && control.wait(until: deadline) {}
         }

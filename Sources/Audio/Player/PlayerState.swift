@@ -65,15 +65,14 @@ public struct PlayerStatus: Equatable, Sendable {
 
 /// A title the listener started hearing, for the song history.
 public struct TrackTitle: Equatable, Sendable {
-    public var time: Date
+    /// When it was heard: wall-clock seconds since 1970 (`Date(timeIntervalSince1970:)`).
+    public var unixTime: Double
     public var station: PlayableStation
     public var title: String
 
-    public init(time: Date, station: PlayableStation, title: String) {
-        self.time = time
+    public init(unixTime: Double, station: PlayableStation, title: String) {
+        self.unixTime = unixTime
         self.station = station
         self.title = title
     }
 }
-
-import Foundation

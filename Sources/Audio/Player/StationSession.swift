@@ -1,6 +1,8 @@
 import CurlSupport
-import Foundation
+import Dispatch
+import Glibc
 import Logging
+import Threads
 
 /// The network side of one station: resolves playlists, streams MPEG audio into a ``ByteRing``
 /// with ICY titles marked in it, and reconnects with back-off when the stream drops.
@@ -31,7 +33,7 @@ final class StationSession: @unchecked Sendable {
     private let settings: PlayerSettings
     private let logger: Logger
     private let onEvent: (StationSession, Event) -> Void
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var isCancelled = false
     private var source: CurlStreamSource?
     private var isPaused = false
@@ -59,13 +61,10 @@ final class StationSession: @unchecked Sendable {
     /// Starts the network thread, inside `group` (entered now, left when the thread ends) so an owner can wait for it.
     func start(in group: DispatchGroup = DispatchGroup()) {
         group.enter()
-        let thread = Thread { [self] in
+        NamedThread.start(name: "wd-net", stackSize: 512 * 1024) { [self] in
             run()
             group.leave()
         }
-        thread.name = "wd-net"
-        thread.stackSize = 512 * 1024
-        thread.start()
     }
 
     /// Stops the transfer and the thread from any thread; the ring is closed so the reader wakes.
@@ -135,7 +134,7 @@ final class StationSession: @unchecked Sendable {
                 let delay = settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
                 attempt += 1
                 condition.withLock {
-                    let deadline = Date(timeIntervalSinceNow: delay)
+                    let deadline = ConditionLock.Deadline.after(seconds: delay)
                     while !isCancelled && condition.wait(until: deadline) {}
                 }
             }

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import Logging
+import Threads
 
 /// What a probe found out about a stream URL (`wavedial check-url`).
 public struct StreamProbeResult: Equatable, Sendable {
@@ -31,7 +32,7 @@ public enum StreamProbe {
                              logger: Logger = Logger(label: "wavedial.audio")) -> StreamProbeResult {
         var settings = settings
         settings.startTimeout = timeout
-        let lock = NSLock()
+        let lock = ConditionLock()
         var response: StreamResponse?
         var failure: PlaybackFailure?
         var lastFailure: PlaybackFailure?

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Threads
 
 /// Reads the knob and the buttons: requests their lines from a `GPIOBackend` and decodes edges
 /// into `InputEvent`s on its own thread (`wd-gpio`), which is the only thread waiting on the lines.
@@ -30,7 +31,7 @@ public final class InputReader {
     private let logger: Logger
     private let stopLock = NSLock()
     private var stopRequested = false
-    private var thread: Thread?
+    private var running = false
     private let finished = DispatchSemaphore(value: 0)
 
     public init(settings: InputSettings, backend: GPIOBackend, logger: Logger, handlers: Handlers) {
@@ -42,30 +43,28 @@ public final class InputReader {
 
     /// Requests the lines and starts the `wd-gpio` thread (again after `stop()`). Throws `GPIOError` (e.g. `.lineBusy`).
     public func start() throws {
-        precondition(thread == nil, "InputReader started twice")
+        precondition(!running, "InputReader started twice")
         let lines = InputDecoder.lines(for: settings)
         let levels = try backend.request(chip: settings.chip, lines: lines)
         stopLock.withLock { stopRequested = false }
         let requestTime = MonotonicClock.now()
         logger.info("reading GPIO input", metadata: ["gpio.chip": "\(settings.chip)", "gpio.lines": "\(lines.count)"])
-        let thread = Thread { [self] in
+        running = true
+        NamedThread.start(name: "wd-gpio") { [self] in
             defer { finished.signal() }
             raisePriority()
             var decoder = InputDecoder(settings: settings, levels: levels, at: requestTime)
             run(&decoder)
         }
-        thread.name = "wd-gpio"
-        self.thread = thread
-        thread.start()
     }
 
     /// Stops the thread, waits for it and releases the lines.
     public func stop() {
-        guard thread != nil else { return }
+        guard running else { return }
         stopLock.withLock { stopRequested = true }
         backend.wake()
         finished.wait()
-        thread = nil
+        running = false
         backend.release()
     }
 

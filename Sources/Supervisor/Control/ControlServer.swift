@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Threads
 
 /// The daemon's control socket: JSON lines over a Unix socket (no TCP), mode 0660.
 ///
@@ -42,14 +43,12 @@ public final class ControlServer: @unchecked Sendable {
         let listener = try UnixSocket.listen(at: path, mode: 0o660)
         self.listener = listener
         threads.enter()
-        let thread = Thread { [weak self, threads] in
+        NamedThread.start(name: "wd-control") { [weak self, threads] in
             defer { threads.leave() }
             while let client = listener.accept() {
                 self?.serve(client)
             }
         }
-        thread.name = "wd-control"
-        thread.start()
         logger.info("control socket listening", metadata: ["control.socket": "\(path)"])
     }
 
@@ -88,15 +87,13 @@ public final class ControlServer: @unchecked Sendable {
         }
         client.setSendTimeout(seconds: 2)
         threads.enter()
-        let thread = Thread { [self] in
+        NamedThread.start(name: "wd-control-client") { [self] in
             defer {
                 _ = lock.withLock { clients.removeValue(forKey: ObjectIdentifier(client)) }
                 threads.leave()
             }
             converse(with: client)
         }
-        thread.name = "wd-control-client"
-        thread.start()
     }
 
     private func converse(with client: UnixSocket) {
@@ -142,13 +139,12 @@ public final class ControlServer: @unchecked Sendable {
         }
         // The client ends a subscription by closing its end.
         threads.enter()
-        let watcher = Thread { [threads] in
+        NamedThread.start(name: "wd-control-watch") { [threads] in
             defer { threads.leave() }
             while !client.read().isEmpty {}
             gone.set()
             done.signal()
         }
-        watcher.start()
         done.wait()
         end()
     }

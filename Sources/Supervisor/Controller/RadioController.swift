@@ -317,7 +317,7 @@ public final class RadioController: @unchecked Sendable {
     private func heard(_ title: TrackTitle) {
         guard let station = current, title.station.id == station.stationuuid else { return }
         do {
-            try database.recordSong(title.title, on: station, at: title.time)
+            try database.recordSong(title.title, on: station, at: Date(timeIntervalSince1970: title.unixTime))
         } catch {
             logger.warning("song history not saved", metadata: ["error": "\(error)"])
         }

@@ -1,6 +1,7 @@
 import Display
 import Foundation
 import Hardware
+import Threads
 
 /// `wavediald --simulate`: the LCD drawn in the terminal (the same screen the LCD gets) and
 /// keys for the knob and buttons: ←/→ turn (held: a fast spin, accelerated like a real
@@ -26,12 +27,8 @@ final class TerminalSimulator: @unchecked Sendable {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         print("\u{1B}[?25l\u{1B}[2J", terminator: "")  // hide the cursor, clear
-        let keys = Thread { [self] in readKeys() }
-        keys.name = "wd-sim-keys"
-        keys.start()
-        let draw = Thread { [self] in drawLoop() }
-        draw.name = "wd-sim-draw"
-        draw.start()
+        NamedThread.start(name: "wd-sim-keys") { [self] in readKeys() }
+        NamedThread.start(name: "wd-sim-draw") { [self] in drawLoop() }
     }
 
     func stop() {

@@ -2,6 +2,7 @@ import Display
 import Foundation
 import Hardware
 import Logging
+import Threads
 
 /// The display subsystem: composes the screen on its own thread (`wd-lcd`) and keeps the
 /// LCD showing it. An LCD that cannot be opened (no bus) or stops answering (a NACK: unplugged,
@@ -58,12 +59,10 @@ public final class DisplayService: @unchecked Sendable {
     /// Starts the display thread.
     public func start() {
         running.enter()
-        let thread = Thread { [self] in
+        NamedThread.start(name: "wd-lcd") { [self] in
             run()
             running.leave()
         }
-        thread.name = "wd-lcd"
-        thread.start()
     }
 
     /// Stops the display thread and waits up to `timeout` seconds for it to end (the LCD keeps its

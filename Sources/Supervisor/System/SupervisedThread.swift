@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Threads
 
 /// Runs a subsystem on a named thread and restarts it with ``Backoff`` when it throws,
 /// reporting each failure (for the LCD) until it is stopped.
@@ -33,7 +34,7 @@ public final class SupervisedThread: @unchecked Sendable {
 
     public func start() {
         running.enter()
-        let thread = Thread { [self] in
+        NamedThread.start(name: name) { [self] in
             defer { running.leave() }
             var backoff = self.backoff
             while !isStopped {
@@ -55,8 +56,6 @@ public final class SupervisedThread: @unchecked Sendable {
                 }
             }
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Tells the supervisor the subsystem is up again (clears the failure).

@@ -88,4 +88,33 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.out)
         XCTAssertTrue(result.err.hasPrefix("wavedial: cannot play http://224.0.0.1:9/live: No network"), result.err)
     }
+
+    func testPlayURLBecomesTheFoundationFreePlayerWithNamedThreads() throws {
+        let capture = AlsaCapture.device(named: "cli-exec")
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("wavedial")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["play-url", "--device", capture.device, server.url("/ok.mp3")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let proc = "/proc/\(process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(10)
+        func threadNames() -> Set<String> { ThreadNames.of(process.processIdentifier) }
+        while !threadNames().isSuperset(of: ["wd-audio", "wd-net"]) && Date() < deadline { usleep(50_000) }
+        XCTAssertTrue(threadNames().isSuperset(of: ["wd-audio", "wd-net"]), "\(threadNames())")
+        let image = try FileManager.default.destinationOfSymbolicLink(atPath: "\(proc)/exe")
+        XCTAssertEqual(URL(fileURLWithPath: image).lastPathComponent, "wavedial-player")
+        // The player's footprint is the point of the separate process: none of Foundation may come with it
+        // (in this debug build Swift's libraries are shared objects, so each one linked shows in the map).
+        // Read to the end: procfs files report no size, and a read by size stops at the first page.
+        let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "\(proc)/maps")).readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(maps.contains("libmpg123"), "the map is the player's")
+        XCTAssertFalse(maps.contains("Foundation"), maps.split(separator: "\n").filter { $0.contains("Foundation") }.joined(separator: "\n"))
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "SIGTERM ends the play with a fade-out and status 0")
+    }
 }

@@ -25,4 +25,12 @@ final class PlaylistResolverTests: XCTestCase {
     func testEmptyPlaylistHasNoEntries() {
         XCTAssertEqual(PlaylistResolver.entries(in: Array("[playlist]\nNumberOfEntries=0\n".utf8), kind: .pls, baseURL: "http://h/"), [])
     }
+
+    func testRelativeEntriesResolveAgainstThePlaylistsURLAsRFC3986Says() {
+        let body = "../up.mp3\n/root.mp3\n//mirror.example/live\n?format=mp3\nsame%20dir.mp3\nHTTP://Upper.example/x\nmailto:a@b\n"
+        XCTAssertEqual(PlaylistResolver.entries(in: Array(body.utf8), kind: .m3u, baseURL: "http://host:8000/a/b/list.m3u?x=1"),
+                       ["http://host:8000/a/up.mp3", "http://host:8000/root.mp3", "http://mirror.example/live",
+                        "http://host:8000/a/b/list.m3u?format=mp3", "http://host:8000/a/b/same%20dir.mp3",
+                        "HTTP://Upper.example/x"])
+    }
 }

@@ -58,6 +58,6 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
     func hear(_ title: String) {
         guard let station = status.station else { return }
         report(PlayerStatus(state: .playing, station: station, title: title, streamName: nil))
-        for handler in lock.withLock({ Array(titleHandlers.values) }) { handler(TrackTitle(time: Date(), station: station, title: title)) }
+        for handler in lock.withLock({ Array(titleHandlers.values) }) { handler(TrackTitle(unixTime: Date().timeIntervalSince1970, station: station, title: title)) }
     }
 }

@@ -1,0 +1,74 @@
+/// Player settings as command-line arguments: how `wavedial play-url`, which reads the
+/// configuration, hands it to the `wavedial-player` process it becomes (see that executable).
+extension PlayerSettings {
+    /// A setting that is not one of ``PlayerSettings``, or a value that does not parse.
+    public struct ArgumentError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private enum Field {
+        case number(WritableKeyPath<PlayerSettings, Double>)
+        case integer(WritableKeyPath<PlayerSettings, Int>)
+        case text(WritableKeyPath<PlayerSettings, String>)
+    }
+
+    /// Every setting by its option name; all of them are passed, so the player plays exactly as configured.
+    private static let fields: KeyValuePairs<String, Field> = [
+        "--device": .text(\.output.device),
+        "--alsa-buffer-seconds": .number(\.output.bufferSeconds),
+        "--alsa-period-seconds": .number(\.output.periodSeconds),
+        "--connect-timeout": .number(\.source.connectTimeout),
+        "--stall-timeout": .number(\.source.stallTimeout),
+        "--max-redirects": .integer(\.source.maximumRedirects),
+        "--user-agent": .text(\.source.userAgent),
+        "--reconnect-initial-delay": .number(\.reconnect.initialDelay),
+        "--reconnect-fast-cap": .number(\.reconnect.fastCap),
+        "--reconnect-fast-window": .number(\.reconnect.fastWindow),
+        "--reconnect-max-delay": .number(\.reconnect.maximumDelay),
+        "--device-retry-initial-delay": .number(\.deviceRetry.initialDelay),
+        "--device-retry-fast-cap": .number(\.deviceRetry.fastCap),
+        "--device-retry-fast-window": .number(\.deviceRetry.fastWindow),
+        "--device-retry-max-delay": .number(\.deviceRetry.maximumDelay),
+        "--prebuffer-seconds": .number(\.prebufferSeconds),
+        "--buffer-seconds": .number(\.maximumLeadSeconds),
+        "--timeshift-seconds": .number(\.timeShiftSeconds),
+        "--start-timeout": .number(\.startTimeout),
+        "--fade-seconds": .number(\.fadeSeconds),
+        "--volume": .number(\.volume),
+    ]
+
+    /// `--name value` pairs for every setting (numbers in Swift's shortest exact form).
+    public var arguments: [String] {
+        Self.fields.flatMap { name, field -> [String] in
+            switch field {
+            case .number(let path): [name, self[keyPath: path].description]
+            case .integer(let path): [name, String(self[keyPath: path])]
+            case .text(let path): [name, self[keyPath: path]]
+            }
+        }
+    }
+
+    /// Reads `--name value` pairs made by ``arguments``; a setting left out keeps its default.
+    public init(arguments: some Sequence<String>) throws {
+        self.init()
+        var iterator = arguments.makeIterator()
+        while let name = iterator.next() {
+            guard let field = Self.fields.first(where: { $0.key == name })?.value else {
+                throw ArgumentError(description: "unknown setting \(name)")
+            }
+            guard let value = iterator.next() else { throw ArgumentError(description: "\(name) needs a value") }
+            switch field {
+            case .number(let path):
+                guard let number = Double(value), number.isFinite else {
+                    throw ArgumentError(description: "\(name) needs a number, not \(value)")
+                }
+                self[keyPath: path] = number
+            case .integer(let path):
+                guard let integer = Int(value) else { throw ArgumentError(description: "\(name) needs a whole number, not \(value)") }
+                self[keyPath: path] = integer
+            case .text(let path):
+                self[keyPath: path] = value
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import XCTest
+@testable import Audio
+
+/// The settings `wavedial play-url` hands to `wavedial-player`: every one arrives as it was.
+final class PlayerSettingsArgumentsTests: XCTestCase {
+    func testEverySettingSurvivesTheTripThroughArguments() throws {
+        var settings = PlayerSettings()
+        settings.output = AlsaOutputSettings(device: "plug:'dmix:CARD=1' -- odd", bufferSeconds: 0.35, periodSeconds: 0.07)
+        settings.source.connectTimeout = 7.5
+        settings.source.stallTimeout = 4.25
+        settings.source.maximumRedirects = 9
+        settings.source.userAgent = "Wavedial/1.0 (test) --volume 0"
+        settings.reconnect = ReconnectPolicy(initialDelay: 0.3, fastCap: 0.6, fastWindow: 45, maximumDelay: 12)
+        settings.deviceRetry = ReconnectPolicy(initialDelay: 0.2, fastCap: 2, fastWindow: 30, maximumDelay: 7)
+        settings.prebufferSeconds = 0.123456789
+        settings.maximumLeadSeconds = 42
+        settings.timeShiftSeconds = 0
+        settings.startTimeout = 1.0 / 3.0
+        settings.fadeSeconds = 0.05
+        settings.volume = 0.1 + 0.2
+        XCTAssertNotEqual(settings, PlayerSettings())
+        XCTAssertEqual(try PlayerSettings(arguments: settings.arguments), settings)
+        XCTAssertEqual(try PlayerSettings(arguments: PlayerSettings().arguments), PlayerSettings())
+        XCTAssertEqual(try PlayerSettings(arguments: []), PlayerSettings(), "a setting left out keeps its default")
+    }
+
+    func testUnknownSettingsMissingAndBadValuesAreRefusedByName() {
+        for (arguments, message) in [
+            (["--bogus", "1"], "unknown setting --bogus"),
+            (["--volume"], "--volume needs a value"),
+            (["--volume", "loud"], "--volume needs a number, not loud"),
+            (["--volume", "nan"], "--volume needs a number, not nan"),
+            (["--max-redirects", "2.5"], "--max-redirects needs a whole number, not 2.5"),
+        ] {
+            XCTAssertThrowsError(try PlayerSettings(arguments: arguments)) {
+                XCTAssertEqual(($0 as? PlayerSettings.ArgumentError)?.description, message)
+            }
+        }
+    }
+}
