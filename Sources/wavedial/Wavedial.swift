@@ -20,7 +20,7 @@ struct Wavedial: AsyncParsableCommand {
             // whole command tree (about 7 ms of protocol-conformance lookups before the first audio).
             // Help and bad arguments go the usual way below, so they read the same as every command's.
             if arguments.first == PlayURLCommand.configuration.commandName,
-               var playURL = try? PlayURLCommand.parse(Array(arguments.dropFirst())) {
+               let playURL = try? PlayURLCommand.parse(Array(arguments.dropFirst())) {
                 try playURL.run()
             }
             var command = try parseAsRoot(arguments)

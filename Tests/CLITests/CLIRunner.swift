@@ -33,8 +33,14 @@ struct CLIRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read stderr on another thread while stdout is read here, so a chatty command cannot
-        // block on a full pipe; a command that hangs is killed after `timeout`.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // block on a full pipe; a command that hangs is stopped after `timeout`, and killed 5 s later
+        // if SIGTERM did not end it.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            process.terminate()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 5) { if process.isRunning { kill(pid, SIGKILL) } }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let errorReader = PipeReader(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
