@@ -17,7 +17,7 @@ For each repetition it:
 Results: one JSON object per repetition appended to --results, and a summary line.
 Placeholders in --cmd/--trigger/--watch: {url} {run} {bench} {here}.
 """
-import argparse, glob, json, os, re, shlex, signal, statistics, subprocess, sys, threading, time
+import argparse, glob, json, os, re, shlex, signal, statistics, subprocess, sys, threading, time, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.environ.get("BENCH_DIR", "/tmp/wavedial-bench")
@@ -151,6 +151,7 @@ def one_rep(a, rep):
     env = dict(os.environ)
     env.update(ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{conf}", BENCH_RUN=run, BENCH_URL=a.url,
                BENCH_DIR=BENCH, PCMSHIM_LOG=os.path.join(run, "shim.log"),
+               PCMSHIM_PORT=str(urllib.parse.urlsplit(a.url).port or 80),
                PACER_LOG=os.path.join(run, "pacer.log"))
     if not a.no_shim:
         env["LD_PRELOAD"] = (os.path.join(BENCH, "bin", "pcmshim.so") + " " + env.get("LD_PRELOAD", "")).strip()
@@ -278,6 +279,13 @@ def one_rep(a, rep):
             f = l.split()
             if f[0] == "first" and "ttfa_alsa_s" not in res:
                 res["ttfa_alsa_s"] = round(int(f[2]) / 1e9 - t0, 4)
+            elif f[0] == "connect" and "connect_s" not in res:
+                res["connect_s"] = round(int(f[1]) / 1e9 - t0, 4)
+            elif f[0] == "body" and "body_s" not in res:
+                res["body_s"] = round(int(f[1]) / 1e9 - t0, 4)
+        # the player's own share of the first audio: launch -> request, and first body byte -> ALSA
+        if "body_s" in res and "ttfa_alsa_s" in res:
+            res["body_to_alsa_s"] = round(res["ttfa_alsa_s"] - res["body_s"], 4)
     res["ttfa_file_s"] = round(t_first - t0, 4) if t_first else None
     # first non-silent sample (|x| > 32 of S16) in the output: guards against players that
     # start the device with silence; with the paced sink offset/rate maps to time

@@ -177,7 +177,8 @@ stop_pid() {
 
 case "${1:-}" in
   start)
-    [[ -x "$BENCH_DIR/bin/pacer" && -f "$BENCH_DIR/bin/pcmshim.so" ]] || "$here/build.sh"
+    # rebuilt when a helper's source is newer than its build
+    [[ -x "$BENCH_DIR/bin/pacer" && -f "$BENCH_DIR/bin/pcmshim.so" && ! "$here/src/pcmshim.c" -nt "$BENCH_DIR/bin/pcmshim.so" && ! "$here/src/pacer.c" -nt "$BENCH_DIR/bin/pacer" ]] || "$here/build.sh"
     [[ -s "$SRC" ]] || "$here/make-media.sh"
     alive icecast || { launch_icecast; for i in $(seq 1 1000); do tcp_open && break; sleep 0.005; done; sleep 0.2; }
     start_feeder

@@ -20,7 +20,7 @@ what=${1:-all}
 RES=${RESULTS:-"$BENCH_DIR/results-$(date +%Y%m%d-%H%M%S).jsonl"}
 
 export PATH="/opt/swift/usr/bin:$PATH"
-WAVEDIAL="$("$root/scripts/build-release" --product wavedial --product wavedial-player)/wavedial"
+bin="$("$root/scripts/build-release" --product wavedial --product wavedial-player)"
 
 "$here/rig.sh" start
 sleep "${WARMUP:-8}"   # let icecast queue a full burst, as for a listener of a running station
@@ -28,7 +28,9 @@ trap '"$here/rig.sh" stop >/dev/null' EXIT
 url=$("$here/rig.sh" url)
 M() { "$here/measure.py" --url "$url" --reps "$REPS" --results "$RES" "$@"; }
 
-WD="$WAVEDIAL play-url --device bench {url}"
+WD="$bin/wavedial play-url --device bench {url}"
+# What play-url becomes, started directly: the difference is the CLI's own start.
+WD_PLAYER="$bin/wavedial-player --device bench -- {url}"
 MPG123='mpg123 -o alsa -a bench {url}'
 MPV='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench {url}'
 # mpv's own reconnect, off by default: libavformat's reconnect options.
@@ -40,6 +42,7 @@ have() { command -v "$1" >/dev/null || { echo "($1 is not installed: left out)" 
 
 if [[ $what == play || $what == all ]]; then
   M --name wavedial --duration "$DURATION" --cmd "$WD"
+  M --name wavedial-player --duration "$DURATION" --cmd "$WD_PLAYER"
   M --name mpg123 --duration "$DURATION" --cmd "$MPG123"
   if have mpv; then M --name mpv --duration "$DURATION" --cmd "$MPV"; fi
   if have mpd && have mpc; then M --name mpd --duration "$DURATION" "${MPD[@]}"; fi

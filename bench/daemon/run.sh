@@ -4,6 +4,7 @@
 #   * knob rest → first audio of the snapped station, and RSS/CPU while playing: wavediald
 #     --headless on the loopback Icecast rig of bench/audio, ALSA into its paced sink; the knob
 #     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
+#   * `wavedial tune` → first audio on the same running radio;
 #   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
 # Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
 # (RESULTS: a JSON-lines file the playing measurements are appended to)
@@ -45,6 +46,14 @@ echo "== knob rest → first audio, CPU and RSS while playing (paced sink, $reps
   --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
 echo "(time to first audio above includes the 400 ms the knob must rest before the needle snaps)"
+
+# A running radio asked for a station, as mpd is in bench/audio: t0 is the launch of `wavedial tune`,
+# so the CLI's start and the control socket's round trip are inside the figure.
+echo "== tune → first audio (paced sink, $reps runs of 10 s)"
+"$root/bench/audio/measure.py" --name daemon-tune --url "$url" --reps "$reps" --duration 10 \
+  --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
+  --ready "$bin/wavedial status" --trigger "$bin/wavedial tune 94.1" --settle 1 \
+  --env WAVEDIAL_CONFIG="$work/config.toml"
 
 echo "== detent → LCD"
 "$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300
