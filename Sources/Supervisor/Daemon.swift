@@ -68,6 +68,14 @@ public final class Daemon {
         let controller = RadioController(
             configuration: configuration, database: database, player: player,
             display: { display.update($0) }, reportPlay: { clicks.report($0) }, logger: Logger(label: "wavedial.controller"))
+        // Ticks time the knob's rest (20 ms while it turns) and otherwise refresh the clock and counters.
+        let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
+        func pace(fast: Bool) {
+            ticker.schedule(deadline: .now(), repeating: .milliseconds(fast ? 20 : 250), leeway: .milliseconds(fast ? 2 : 25))
+        }
+        pace(fast: false)
+        controller.onTickPace = pace
+        ticker.setEventHandler { controller.tick() }
         controllerReference = controller
         controllerForReload = controller
         let catalog = CatalogService(
@@ -79,9 +87,6 @@ public final class Daemon {
         catalog.start()
         let input = startInput(controller)
         let simulatedInput = startSimulatedInput(controller)
-        let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
-        ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
-        ticker.setEventHandler { controller.tick() }
         ticker.resume()
 
         let server = ControlServer(

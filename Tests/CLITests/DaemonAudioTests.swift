@@ -25,7 +25,9 @@ final class DaemonAudioTests: XCTestCase {
         capture = file
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         let configPath = directory.path("config.toml")
-        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device, socketPath: socketPath)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.audioDevice = device
+        try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),

@@ -39,8 +39,10 @@ final class DaemonDeviceFaultTests: XCTestCase {
     /// Starts the daemon with the test config plus `extra` TOML, headless unless `modeArguments` say otherwise.
     private func startDaemon(extra: String = "", modeArguments: [String] = ["--headless"]) throws {
         let configPath = directory.path("config.toml")
-        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device.device,
-                                   socketPath: socketPath, extra: extra)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.audioDevice = device.device
+        config.extra = extra
+        try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let daemon = try DaemonProcess(
             configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"),

@@ -27,13 +27,15 @@ final class DaemonGPIOChipTests: XCTestCase {
         defer { unlink(socketPath) }
         let configPath = directory.path("config.toml")
         // The default pins (encoder on 17 and 27, push 22, buttons 5, 6, 13, 16, 26), on the chip named by label.
-        try DaemonTestConfig.write(to: configPath, directory: directory, catalog: catalog, audioDevice: device,
-                                   socketPath: socketPath, extra: """
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.audioDevice = device
+        config.extra = """
             [hardware]
             chip = "\(label)"
             [display]
             driver = "none"
-            """)
+            """
+        try config.write(to: configPath)
         var cli = CLIRunner()
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         // Stopped at the end; killed by its deinit if the test ends early.

@@ -33,20 +33,7 @@ final class DaemonPowerLossTests: XCTestCase {
         catalog = try RadioBrowserTestServer(stations: F.radioBrowserJSON(stations), directory: directory)
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         configPath = directory.path("config.toml")
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(databasePath)"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "null"
-            [control]
-            socket = "\(socketPath!)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath).write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let synced = try cli.run("sync")
         XCTAssertEqual(synced.status, 0, synced.stderr)

@@ -42,23 +42,10 @@ final class DaemonStormTests: XCTestCase {
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         let configPath = directory.path("config.toml")
         // A 10 ms acceleration threshold: the storm's fast spins accelerate, a 40 ms turn moves one channel a detent.
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            stations = 60
-            [hardware.encoder]
-            acceleration_threshold_ms = 10
-            [audio]
-            device = "null"
-            [control]
-            socket = "\(socketPath!)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.dialStations = 60
+        config.extra = "[hardware.encoder]\nacceleration_threshold_ms = 10"
+        try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         XCTAssertEqual(try cli.run("sync").status, 0)
         daemon = try DaemonProcess(configPath: configPath, socketPath: socketPath, logPath: directory.path("daemon.log"))

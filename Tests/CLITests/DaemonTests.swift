@@ -45,23 +45,11 @@ final class DaemonTests: XCTestCase {
     }
 
     private func writeConfig(extra: String = "") throws {
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            country = "DE"
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "null"
-            start_timeout_seconds = 2
-            [control]
-            socket = "\(socketPath!)"
-            \(extra)
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.country = "DE"
+        config.audio = ["start_timeout_seconds = 2"]
+        config.extra = extra
+        try config.write(to: configPath)
     }
 
     private func startDaemon(environment: [String: String] = [:]) throws -> DaemonProcess {

@@ -61,21 +61,9 @@ final class HostileCatalogTests: XCTestCase {
         records.append(unusable)
         let json = try JSONSerialization.data(withJSONObject: records)
         catalog = try RadioBrowserTestServer(stations: json, directory: directory)
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)"]
-            [dial]
-            snap_delay_ms = 150
-            [audio]
-            device = "null"
-            start_timeout_seconds = 2
-            [control]
-            socket = "\(socketPath!)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.audio = ["start_timeout_seconds = 2"]
+        try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
     }
 

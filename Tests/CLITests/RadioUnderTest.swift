@@ -35,25 +35,13 @@ final class RadioUnderTest {
         capture = file
         socketPath = "/tmp/wd-\(UUID().uuidString.prefix(8)).sock"
         configPath = directory.path("config.toml")
-        try """
-            [location]
-            latitude = 52.52
-            longitude = 13.405
-            [catalog]
-            database = "\(directory.path("db/wavedial.sqlite"))"
-            servers = ["\(catalog.baseURL)", "http://127.0.0.1:\(deadCatalogPort)"]
-            [display]
-            columns = 20
-            rows = 4
-            [audio]
-            device = "\(device.replacingOccurrences(of: "\"", with: "\\\""))"
-            start_timeout_seconds = 2
-            stall_timeout_seconds = 1
-            connect_timeout_seconds = 1
-            reconnect_max_seconds = 1
-            [control]
-            socket = "\(socketPath)"
-            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
+        config.servers.append("http://127.0.0.1:\(deadCatalogPort)")
+        config.audioDevice = device
+        config.audio = ["start_timeout_seconds = 2", "stall_timeout_seconds = 1", "connect_timeout_seconds = 1",
+                        "reconnect_max_seconds = 1"]
+        config.extra = "[display]\ncolumns = 20\nrows = 4"
+        try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let sync = try cli.run("sync")
         guard sync.status == 0 else { throw FixtureError("catalog sync failed: \(sync.stderr)") }

@@ -60,7 +60,7 @@ for (columns, rows) in [(16, 2), (20, 4)] {
     let composer = ScreenComposer(columns: columns, rows: rows, rom: .a00)
     let loop = DisplayLoop(composer: composer, lcd: LCDScreenRenderer(display: hd44780, rom: .a00),
                            initialState: DisplayViewState(phase: .idle, clock: Date()))
-    let thread = Thread { loop.run(every: 0.05) }
+    let thread = Thread { loop.run() }
     thread.start()
     let controller = RadioController(configuration: configuration, database: database, player: SilentPlayer(),
                                      display: { loop.update($0) }, logger: Logger(label: "bench"))

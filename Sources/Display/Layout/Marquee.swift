@@ -41,6 +41,17 @@ public struct Marquee: Equatable, Sendable {
         return max(0, step - pauseSteps)
     }
 
+    /// Seconds after its marquee started at which the window of `length` characters in `width` cells
+    /// next moves, after `elapsed` seconds: the next step outside the start pause. Nil when the text fits.
+    public func nextMove(length: Int, width: Int, elapsed: Double) -> Double? {
+        guard length > width else { return nil }
+        let step = Int((max(elapsed, 0) * stepsPerSecond + 1e-9).rounded(.down))
+        let inCycle = step % (pauseSteps + length + gap)
+        // Steps 1...pauseSteps of a cycle keep the window at the start; every other step moves it.
+        let next = inCycle + 1 > pauseSteps ? step + 1 : step - inCycle + pauseSteps + 1
+        return Double(next) * stepSeconds
+    }
+
     /// The `width` characters of `text` visible `elapsed` seconds after its marquee started, padded with blanks.
     public func window(_ text: [Character], width: Int, elapsed: Double) -> [Character] {
         guard text.count > width else {

@@ -15,8 +15,8 @@ public final class ScreenComposer {
     /// Nil: the system's local time, from the C library (TZ, /etc/localtime). Foundation's
     /// `TimeZone.current` would bring in ICU's time zone and locale data (about 2 MB resident).
     private let calendar: Calendar?
-    /// Per field (row, column): the text shown and when it appeared.
-    private var fields: [Int: (text: [Character], since: Double)] = [:]
+    /// Per field (row, column): the text shown, its width in cells and when it appeared.
+    private var fields: [Int: (text: [Character], width: Int, since: Double)] = [:]
     private var usedFields = Set<Int>()
     private var transliterated: [String: [Character]] = [:]
 
@@ -51,6 +51,14 @@ public final class ScreenComposer {
         fields = fields.filter { usedFields.contains($0.key) }
         if transliterated.count > 256 { transliterated.removeAll() }
         return screen
+    }
+
+    /// When the screen last composed changes by itself, after `time`: the next step of a field that
+    /// scrolls. Nil when every field fits, so only a new state changes the screen.
+    public func nextChange(after time: Double) -> Double? {
+        fields.values.compactMap { field in
+            marquee.nextMove(length: field.text.count, width: field.width, elapsed: time - field.since).map { field.since + $0 }
+        }.min()
     }
 
     // MARK: Two rows
@@ -147,8 +155,9 @@ public final class ScreenComposer {
         usedFields.insert(key)
         if fields[key]?.text != characters {
             // Odd rows step half a beat after even rows: two scrolling fields never step in the same frame.
-            fields[key] = (characters, marquee.start(at: time, halfBeat: row % 2 == 1))
+            fields[key] = (characters, width, marquee.start(at: time, halfBeat: row % 2 == 1))
         }
+        fields[key]?.width = width
         let elapsed = max(0, time - (fields[key]?.since ?? time))
         screen.write(marquee.window(characters, width: width, elapsed: elapsed), row: row, column: column, width: width)
     }

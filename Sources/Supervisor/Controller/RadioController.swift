@@ -47,6 +47,12 @@ public final class RadioController: @unchecked Sendable {
     private var lastPublished: RadioStatus?
     private var lastTickRefresh: UInt64 = 0
     private static let restingRefreshInterval: UInt64 = 250_000_000
+    private var fastTicks = false
+
+    /// Heard on the queue when the controller needs ``tick()`` often (true: the needle turns, and its
+    /// rest is timed to the tick) or only for the resting refresh, 4 times a second (false). The daemon's
+    /// ticker follows it, so a radio nobody touches is not woken 50 times a second. Set before `start`.
+    public var onTickPace: ((_ fast: Bool) -> Void)?
     private var observations: [Player.Observation] = []
 
     /// How long the volume overlay stays after a change.
@@ -132,8 +138,8 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Lets time pass: snaps the needle once the knob has rested. The daemon calls it
-    /// every few tens of milliseconds.
+    /// Lets time pass: snaps the needle once the knob has rested. The daemon calls it every 20 ms
+    /// while the needle turns and 4 times a second otherwise (``onTickPace``).
     public func tick() {
         queue.async { [self] in
             tickNow(monotonic())
@@ -148,7 +154,8 @@ public final class RadioController: @unchecked Sendable {
     private func tickNow(_ time: UInt64) {
         // Events refresh at once; between them only the needle's rest, the clock, the time-shift
         // counter and the volume overlay's timeout move, so a resting radio refreshes 4 times a second.
-        guard needle.isTurning || time &- lastTickRefresh >= Self.restingRefreshInterval else { return }
+        // (A fifth of slack: the daemon's resting ticks come every 250 ms, give or take the timer's leeway.)
+        guard needle.isTurning || time &- lastTickRefresh >= Self.restingRefreshInterval / 5 * 4 else { return }
         lastTickRefresh = time
         let rest = UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
         if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
@@ -387,6 +394,10 @@ public final class RadioController: @unchecked Sendable {
 
     private func refresh() {
         let now = monotonic()
+        if needle.isTurning != fastTicks {
+            fastTicks = needle.isTurning
+            onTickPace?(fastTicks)
+        }
         display(viewState(at: now))
         let status = makeStatus()
         if status != lastPublished {

@@ -84,6 +84,14 @@ public final class DisplayService: @unchecked Sendable {
         }
     }
 
+    /// The longest the display thread sleeps with nothing to draw.
+    private static let idleWake = 1.0
+
+    private func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     private func run() {
         let start = ContinuousClock.now
         var backoff = retry
@@ -99,8 +107,7 @@ public final class DisplayService: @unchecked Sendable {
             onLCDProblem(up ? nil : "LCD offline")
         }
         while !lock.withLock({ stopped }) {
-            let elapsed = ContinuousClock.now - start
-            let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let time = seconds(since: start)
             if useLCD && !hasLCD && time >= nextAttempt {
                 do {
                     if let renderer = try openLCD() {
@@ -123,12 +130,17 @@ public final class DisplayService: @unchecked Sendable {
                 let delay = backoff.next()
                 nextAttempt = time + delay
                 report(false, "LCD not answering", ["error": "\(error)", "retry.seconds": "\(delay)"])
+                continue  // the new loop composes the screen at once, for `lcd show` and the simulator
             } else if sent != nil && answering != true {
                 backoff.reset()
                 report(true, "LCD ready", ["lcd.bus": "\(settings.bus)"])
             }
-            // A new state is drawn at once; otherwise tick for the marquee and the clock.
-            lock.withLock { loop }.waitForChange(timeout: 0.05)
+            // Sleep until a new state (drawn at once), the next marquee step or the next try of the LCD.
+            let now = seconds(since: start)
+            var wait = Self.idleWake
+            if let step = current.nextChange { wait = min(wait, step - now) }
+            if useLCD && !hasLCD { wait = min(wait, nextAttempt - now) }
+            lock.withLock { loop }.waitForChange(timeout: wait)
         }
     }
 }

@@ -55,4 +55,27 @@ final class MarqueeTests: XCTestCase {
         XCTAssertEqual(changes.first ?? 0, 1.25, accuracy: 0.001)
         XCTAssertTrue(gaps.allSatisfy { abs($0 - 0.25) < 0.001 }, "\(gaps)")
     }
+
+    func testNextMoveIsWhenTheWindowChangesNext() {
+        XCTAssertNil(marquee.nextMove(length: 4, width: 6, elapsed: 3), "text that fits never moves")
+        // 8 characters in 5 cells (the cycle above): the pause holds the window until 1.25 s.
+        XCTAssertEqual(marquee.nextMove(length: 8, width: 5, elapsed: 0) ?? 0, 1.25, accuracy: 1e-9)
+        XCTAssertEqual(marquee.nextMove(length: 8, width: 5, elapsed: -0.1) ?? 0, 1.25, accuracy: 1e-9)
+        XCTAssertEqual(marquee.nextMove(length: 8, width: 5, elapsed: 1.25) ?? 0, 1.5, accuracy: 1e-9)
+        XCTAssertEqual(marquee.nextMove(length: 8, width: 5, elapsed: 3.3) ?? 0, 3.5, accuracy: 1e-9, "the wrap to the start")
+        XCTAssertEqual(marquee.nextMove(length: 8, width: 5, elapsed: 3.5) ?? 0, 4.75, accuracy: 1e-9, "then the pause again")
+        // Against the window itself, over three cycles of two marquees: unchanged until the move, changed at it.
+        for (marquee, text, width) in [(marquee, "ABCDEFGH", 5), (Marquee(), "Radio Bob Rockt die Nacht", 16)] {
+            for tick in 0..<1200 {
+                let elapsed = Double(tick) / 100
+                let now = String(marquee.window(Array(text), width: width, elapsed: elapsed))
+                guard let move = marquee.nextMove(length: text.count, width: width, elapsed: elapsed) else {
+                    return XCTFail("\(text) scrolls")
+                }
+                XCTAssertGreaterThan(move, elapsed)
+                XCTAssertEqual(String(marquee.window(Array(text), width: width, elapsed: move - 0.001)), now, "\(text) at \(elapsed)")
+                XCTAssertNotEqual(String(marquee.window(Array(text), width: width, elapsed: move)), now, "\(text) at \(elapsed)")
+            }
+        }
+    }
 }

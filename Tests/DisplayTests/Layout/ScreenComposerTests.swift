@@ -110,6 +110,28 @@ final class ScreenComposerTests: XCTestCase {
         XCTAssertEqual(lines(state, 16, 2)[1], "Vol            0")
     }
 
+    /// The screen changes by itself only at `nextChange`: never while every field fits (the clock comes
+    /// with the state), and at each step of a field that scrolls.
+    func testNextChangeIsTheNextMarqueeStep() {
+        let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00, timeZone: utc)
+        _ = composer.compose(DisplayViewState(phase: .idle, clock: evening), at: 5)
+        XCTAssertNil(composer.nextChange(after: 5))
+        _ = composer.compose(playing("So What"), at: 5)
+        XCTAssertNil(composer.nextChange(after: 5), "station and title fit their fields")
+        var state = playing("Miles Davis – So What (Take 1, 1959)")
+        state.stationName = "Jazz FM Berlin 24/7"
+        var time = 10.0
+        var screen = composer.compose(state, at: time)
+        for _ in 0..<40 {
+            guard let next = composer.nextChange(after: time) else { return XCTFail("two fields scroll") }
+            XCTAssertGreaterThan(next, time)
+            XCTAssertEqual(composer.compose(state, at: next - 0.001), screen, "nothing moves before \(next)")
+            let moved = composer.compose(state, at: next)
+            XCTAssertNotEqual(moved, screen, "a field steps at \(next)")
+            (time, screen) = (next, moved)
+        }
+    }
+
     func testEachFieldScrollsOnItsOwnAndRestartsWhenItsTextChanges() {
         let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00,
                                       marquee: Marquee(stepsPerSecond: 4, startPause: 1, gap: 3), timeZone: utc)

@@ -26,6 +26,25 @@ final class DisplayLoopTests: XCTestCase {
         XCTAssertEqual(TerminalRenderer(framed: false).lines(display.currentScreen)[0], " 94.1 Jazz      ")
     }
 
+    /// The display thread sleeps through clock updates within a minute and wakes for a new minute
+    /// or any other change.
+    func testWakesForANewMinuteAndForChangesNotForEveryClockUpdate() {
+        let display = loop(HD44780Emulator(port: 0))
+        display.tick(at: 0)
+        XCTAssertNil(display.nextChange, "nothing scrolls on the idle screen")
+        display.update(DisplayViewState(phase: .idle, clock: clock.addingTimeInterval(20)))
+        XCTAssertFalse(display.waitForChange(timeout: 0.01), "23:41:20 shows as 23:41")
+        display.update(DisplayViewState(phase: .idle, clock: clock.addingTimeInterval(60)))
+        XCTAssertTrue(display.waitForChange(timeout: 60))
+        display.update(DisplayViewState(phase: .playing, clock: clock.addingTimeInterval(60), stationName: "Jazz"))
+        XCTAssertTrue(display.waitForChange(timeout: 60))
+        display.update(DisplayViewState(phase: .playing, clock: clock.addingTimeInterval(61),
+                                        stationName: "A station name much wider than sixteen cells"))
+        XCTAssertTrue(display.waitForChange(timeout: 60))
+        display.tick(at: 1)
+        XCTAssertNotNil(display.nextChange, "the station's name scrolls")
+    }
+
     func testReportsAnLCDErrorAndRecoversOnTheNextTick() {
         let lcd = HD44780Emulator(port: 0)
         let failing = FailingOnce(lcd)
@@ -42,7 +61,7 @@ final class DisplayLoopTests: XCTestCase {
         let display = loop(HD44780Emulator(port: 0))
         let finished = expectation(description: "run returned")
         let thread = Thread {
-            display.run(every: 0.01)
+            display.run()
             finished.fulfill()
         }
         thread.name = "wd-lcd-test"

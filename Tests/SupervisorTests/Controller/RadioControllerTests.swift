@@ -57,6 +57,25 @@ final class RadioControllerTests: XCTestCase {
 
     private var lastScreen: DisplayViewState? { lock.withLock { screens.last } }
 
+    /// Fast ticks only while the needle turns: from the first detent until it snaps.
+    func testAsksForFastTicksOnlyWhileTheNeedleTurns() {
+        var paces: [Bool] = []
+        controller.onTickPace = { [lock] fast in lock.withLock { paces.append(fast) } }
+        controller.start(resume: false)
+        advance(second)
+        XCTAssertEqual(lock.withLock { paces }, [], "a resting radio keeps the resting pace")
+        turn(65)
+        XCTAssertEqual(lock.withLock { paces }, [true])
+        turn(1)
+        advance(200_000_000)
+        XCTAssertEqual(lock.withLock { paces }, [true], "still turning: no change")
+        advance(300_000_000)
+        XCTAssertEqual(player.played.count, 1, "snapped")
+        XCTAssertEqual(lock.withLock { paces }, [true, false])
+        advance(second)
+        XCTAssertEqual(lock.withLock { paces }, [true, false])
+    }
+
     func testTurningShowsTheNeedleAndSnapsToTheClosestStationAfterTheRest() {
         controller.start(resume: false)
         turn(65)  // 87.5 + 6.5 = 94.0
@@ -75,11 +94,18 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(try database.playHistory().first?.stationuuid, jazz.stationuuid)
     }
 
-    func testARestingRadioRedrawsFourTimesASecondAndATurningOneAtEveryTick() {
+    func testARestingRadioRedrawsAtItsFourTicksASecondAndATurningOneAtEveryTick() {
         controller.start(resume: false)
-        let before = lock.withLock { screens.count }
-        for _ in 0..<50 { advance(20_000_000) }  // one second of the daemon's 20 ms ticker
-        XCTAssertEqual(lock.withLock { screens.count } - before, 4, "the clock, counters and timeouts only")
+        var before = lock.withLock { screens.count }
+        for _ in 0..<4 { advance(250_000_000) }  // one second of the daemon's resting ticks
+        XCTAssertEqual(lock.withLock { screens.count } - before, 4, "the clock, counters and timeouts")
+        before = lock.withLock { screens.count }
+        advance(240_000_000)
+        advance(260_000_000)
+        XCTAssertEqual(lock.withLock { screens.count } - before, 2, "a tick a little early (the timer's leeway) still redraws")
+        before = lock.withLock { screens.count }
+        for _ in 0..<50 { advance(20_000_000) }  // a second of 20 ms ticks while resting
+        XCTAssertEqual(lock.withLock { screens.count } - before, 5, "at most every 200 ms, however often it ticks")
         turn(1)
         let turning = lock.withLock { screens.count }
         for _ in 0..<10 { advance(20_000_000) }  // within the 400 ms rest

@@ -1,0 +1,45 @@
+import WavedialTestSupport
+
+/// The config file the CLI and daemon tests run a radio with: Berlin, the loopback catalog, the database
+/// and control socket given, a quick snap (150 ms) and the ALSA `null` device. A test changes what it is
+/// about and appends whole sections in `extra`.
+struct RadioConfigFile {
+    var database: String
+    var servers: [String]
+    var socket: String
+    var country: String?
+    var snapDelayMilliseconds = 150
+    var dialStations: Int?
+    var audioDevice = "null"
+    /// More `[audio]` lines, e.g. `start_timeout_seconds = 2`.
+    var audio: [String] = []
+    /// Whole TOML sections, appended at the end.
+    var extra = ""
+
+    /// The database in `directory`, `catalog` as the only server.
+    init(directory: TemporaryDirectory, catalog: RadioBrowserTestServer, socket: String) {
+        database = directory.path("db/wavedial.sqlite")
+        servers = [catalog.baseURL]
+        self.socket = socket
+    }
+
+    var text: String {
+        var lines = ["[location]", "latitude = 52.52", "longitude = 13.405"]
+        if let country { lines.append("country = \(quoted(country))") }
+        lines += ["[catalog]", "database = \(quoted(database))", "servers = [\(servers.map(quoted).joined(separator: ", "))]"]
+        lines += ["[dial]", "snap_delay_ms = \(snapDelayMilliseconds)"]
+        if let dialStations { lines.append("stations = \(dialStations)") }
+        lines += ["[audio]", "device = \(quoted(audioDevice))"] + audio
+        lines += ["[control]", "socket = \(quoted(socket))", extra]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func write(to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// A TOML basic string.
+    private func quoted(_ value: String) -> String {
+        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
