@@ -114,6 +114,8 @@ public final class Daemon {
             ? TerminalSimulator(controller: controller, display: display, onQuit: { stop.signal() }) : nil
         terminal?.start()
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
+        let released = ExecutableImage.releaseStartUpPages()
+        logger.debug("start-up pages released", metadata: ["mappings": "\(released.count)"])
         let watchdog = startWatchdog(controller)
         logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
 

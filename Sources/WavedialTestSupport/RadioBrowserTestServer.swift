@@ -47,7 +47,7 @@ public final class RadioBrowserTestServer {
     public func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitForExit()
         }
     }
 

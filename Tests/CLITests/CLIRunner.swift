@@ -45,9 +45,9 @@ struct CLIRunner {
         let errorReader = PipeReader(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = errorReader.wait()
-        process.waitUntilExit()
+        let exit = process.waitForExit()
         watchdog.cancel()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        return Result(status: exit?.status ?? -1, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

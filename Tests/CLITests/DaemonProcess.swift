@@ -60,9 +60,7 @@ final class DaemonProcess {
     }
 
     func waitForExit(timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        process.waitForExit(timeout: timeout)?.status
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

@@ -71,7 +71,7 @@ final class DaemonShutdownTests: XCTestCase {
             let status = daemon.terminate()
             XCTAssertEqual(status, 0, "round \(round): exit status \(status.map(String.init) ?? "none (still running)"); "
                            + "log: \(daemon.log.suffix(4000))")
-            sync?.waitUntilExit()
+            sync?.waitForExit()
             follower.stop()
             self.follower = nil
             if status != 0 { return }

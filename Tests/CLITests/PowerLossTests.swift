@@ -53,8 +53,8 @@ final class PowerLossTests: XCTestCase {
                 killed = true
             }
         }
-        process.waitUntilExit()
-        return (process.terminationStatus, killed && process.terminationReason == .uncaughtSignal)
+        let exit = process.waitForExit()
+        return (exit?.status ?? -1, killed && exit == .signaled(SIGKILL))
     }
 
     func testKilledFavoriteWritesNeverLoseAnAcknowledgedOne() throws {

@@ -40,7 +40,7 @@ final class StatusFollower: @unchecked Sendable {
 
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     deinit { stop() }

@@ -93,7 +93,7 @@ public final class IcecastServer: @unchecked Sendable {
     public func killIcecast() {
         guard let process = lock.withLock({ icecast }) else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// Waits until the feeder is on the mount (`status-json.xsl` lists it).
@@ -147,7 +147,7 @@ public final class IcecastServer: @unchecked Sendable {
                 process.standardError = FileHandle.nullDevice
                 guard (try? process.run()) != nil else { return }
                 lock.withLock { feeder = process }
-                process.waitUntilExit()
+                process.waitForExit()
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
@@ -161,7 +161,7 @@ public final class IcecastServer: @unchecked Sendable {
         }
         for process in [feeder, icecast].compactMap({ $0 }) where process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitForExit()
         }
         try? FileManager.default.removeItem(at: directory)
     }

@@ -47,7 +47,7 @@ public final class MisbehavingServer {
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     deinit { if process.isRunning { stop() } }

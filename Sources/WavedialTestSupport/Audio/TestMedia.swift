@@ -35,8 +35,7 @@ public enum TestMedia {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.waitForExit() == .exited(0) else {
             throw FixtureError("\(tool) failed: \(String(decoding: message, as: UTF8.self))")
         }
     }

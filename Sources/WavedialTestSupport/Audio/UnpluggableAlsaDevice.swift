@@ -25,8 +25,7 @@ public struct UnpluggableAlsaDevice {
         // -DPIC: alsa-lib's plugin macros only export the versioned entry point in PIC builds.
         compiler.arguments = ["cc", "-shared", "-fPIC", "-DPIC", "-O1", "-o", pluginPath, source, "-lasound"]
         try compiler.run()
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else {
+        guard compiler.waitForExit() == .exited(0) else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cc failed to build \(source)"])
         }
     }

@@ -27,8 +27,8 @@ final class StreamCommandsTests: XCTestCase {
         try process.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let exit = process.waitForExit()
+        return (exit?.status ?? -1, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 
     private func object(_ text: String) throws -> [String: Any] {
@@ -114,7 +114,6 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertTrue(maps.contains("libmpg123"), "the map is the player's")
         XCTAssertFalse(maps.contains("Foundation"), maps.split(separator: "\n").filter { $0.contains("Foundation") }.joined(separator: "\n"))
         process.terminate()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "SIGTERM ends the play with a fade-out and status 0")
+        XCTAssertEqual(process.waitForExit(), .exited(0), "SIGTERM ends the play with a fade-out and status 0")
     }
 }

@@ -41,19 +41,12 @@ final class GPIOMonitorCommandTests: XCTestCase {
         }
 
         /// Waits up to 20 s for the process to end (then kills it); returns its exit status, nil if it had to be killed.
-        /// Reaps with waitpid itself: in the guest Foundation's child watching can miss the exit.
         func exitStatus() -> Int32? {
-            let pid = process.processIdentifier
-            var status: Int32 = 0
-            for _ in 0..<1_000 {
-                let reaped = waitpid(pid, &status, WNOHANG)
-                if reaped == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : nil }
-                // Foundation reaped it first: wait for it to say so.
-                if reaped < 0 && !process.isRunning { return process.terminationStatus }
-                usleep(20_000)
+            guard case .exited(let code) = process.waitForExit(timeout: 20) else {
+                kill(process.processIdentifier, SIGKILL)
+                return nil
             }
-            kill(pid, SIGKILL)
-            return nil
+            return code
         }
 
         var lines: [String] { out.split(separator: "\n").map(String.init) }

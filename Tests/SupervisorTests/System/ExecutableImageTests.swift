@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+@testable import Supervisor
+
+/// On this test process's own executable (the test bundle is one on Linux).
+final class ExecutableImageTests: XCTestCase {
+    /// Pages of `mappings` that are resident and mapped by this process alone, from /proc/self/pagemap
+    /// (bit 63: present, bit 56: exclusively mapped). Pages another process maps too (a second test
+    /// process of this same bundle) are not the kernel's to reclaim for us.
+    private func exclusivePages(in mappings: [ExecutableImage.Mapping]) throws -> Int {
+        let pagemap = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
+        defer { try? pagemap.close() }
+        let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        var count = 0
+        for mapping in mappings {
+            try pagemap.seek(toOffset: UInt64(mapping.start / pageSize * 8))
+            let entries = try pagemap.read(upToCount: mapping.length / Int(pageSize) * 8) ?? Data()
+            for index in stride(from: 0, to: entries.count - 7, by: 8) {
+                let entry = entries[index..<index + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                if entry >> 63 & 1 == 1 && entry >> 56 & 1 == 1 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    func testFindsTheExecutablesCodeAndReadOnlyMappingsOnly() throws {
+        let mappings = ExecutableImage.readOnlyMappings()
+        XCTAssertTrue(mappings.contains { $0.permissions == "r-xp" }, "the code: \(mappings)")
+        XCTAssertTrue(mappings.contains { $0.permissions == "r--p" }, "the headers and read-only data: \(mappings)")
+        XCTAssertFalse(mappings.contains { $0.permissions.contains("w") })
+    }
+
+    /// The pages start-up touched leave the resident set; the code still runs afterwards.
+    func testReleasedPagesLeaveTheResidentSet() throws {
+        let mappings = ExecutableImage.readOnlyMappings()
+        let before = try exclusivePages(in: mappings)
+        XCTAssertGreaterThan(before, 0, "this test's own code, at least, is resident and mapped by this process alone")
+        let released = ExecutableImage.releaseStartUpPages()
+        XCTAssertEqual(released, mappings)
+        // What this test runs from here on comes back; the rest stays out.
+        let after = try exclusivePages(in: mappings)
+        XCTAssertLessThan(after, before, "resident pages of the code and read-only data: \(before) before, \(after) after")
+        XCTAssertEqual(ExecutableImage.readOnlyMappings(), released, "still mapped, and still runs")
+    }
+}
