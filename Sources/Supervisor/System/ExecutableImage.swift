@@ -3,44 +3,87 @@ import Foundation
 /// The process's own executable as mapped in memory.
 ///
 /// Starting the daemon runs code and reads constants that a playing radio does not use again (the
-/// config parser, the database's set-up, the Swift runtime's first metadata lookups). The kernel maps a
-/// binary's pages in blocks of 64 KB and more around each one touched (fault-around, large page-cache
-/// folios), so that start-up stays resident, about 2 MB of the daemon's RSS, until memory runs short.
-/// `releaseStartUpPages()` hands the executable's code and read-only pages back once the radio is
-/// ready; the ones playing uses come back at their next use.
+/// config parser, the database's set-up, Unicode and ICU tables, the Swift runtime's first metadata
+/// lookups). The kernel maps a binary's pages in blocks of 64 KB and more around each one touched
+/// (fault-around, large page-cache folios), so that start-up stays resident, a few MB of the daemon's
+/// RSS, until memory runs short. `releaseStartUpPages()` hands those pages back once the radio is ready;
+/// the ones playing uses come back at their next use.
 enum ExecutableImage {
-    /// One mapping of the executable.
-    struct Mapping: Equatable {
+    /// Part of the executable in memory: a mapping by its permissions, or a section by its name.
+    struct Region: Equatable {
         let start: UInt
         let length: Int
-        let permissions: String
+        let name: String
     }
 
-    /// Asks the kernel to reclaim the executable's code and read-only mappings now (`MADV_PAGEOUT`).
-    /// Their pages are clean copies of the file: nothing is written anywhere, and writable mappings
-    /// (data the process changed) are left alone. Pages another process maps too are not reclaimed.
-    /// - Returns: the mappings advised; empty when `/proc` cannot tell which they are.
+    /// Asks the kernel to reclaim the start-up pages now (`MADV_PAGEOUT`): the executable's code and
+    /// read-only mappings, and its constant data. Those pages are clean copies of the file, so nothing is
+    /// written anywhere; pages another process maps too are not reclaimed.
+    /// - Returns: the regions advised; empty when `/proc` cannot tell which they are.
     @discardableResult
-    static func releaseStartUpPages() -> [Mapping] {
-        let mappings = readOnlyMappings()
-        for mapping in mappings {
-            _ = madvise(UnsafeMutableRawPointer(bitPattern: mapping.start), mapping.length, MADV_PAGEOUT)
+    static func releaseStartUpPages() -> [Region] {
+        let regions = startUpRegions()
+        for region in regions {
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: region.start), region.length, MADV_PAGEOUT)
         }
-        return mappings
+        return regions
     }
 
-    /// The executable's mappings that are not writable, from `/proc/self/maps`.
-    static func readOnlyMappings() -> [Mapping] {
+    /// The executable's mappings that are not writable (code, headers, read-only data), from
+    /// `/proc/self/maps`, and its `.rodata`. Swift's compiler emits some constant sections as writable, so
+    /// the linker puts all of `.rodata` in a writable segment, whose other pages (data, relocated
+    /// pointers) are the process's own and stay.
+    static func startUpRegions() -> [Region] {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
               let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
-        return maps.split(separator: "\n").compactMap { line -> Mapping? in
+        var base: UInt?
+        var regions: [Region] = []
+        for line in maps.split(separator: "\n") {
             // start-end perms offset device inode path
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, fields[5].trimmingCharacters(in: .whitespaces) == executable,
-                  !fields[1].contains("w") else { return nil }
+            guard fields.count == 6, fields[5].trimmingCharacters(in: .whitespaces) == executable else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
-            guard bounds.count == 2, bounds[1] > bounds[0] else { return nil }
-            return Mapping(start: bounds[0], length: Int(bounds[1] - bounds[0]), permissions: String(fields[1]))
+            guard bounds.count == 2, bounds[1] > bounds[0] else { continue }
+            if fields[2].allSatisfy({ $0 == "0" }) { base = base ?? bounds[0] }
+            if !fields[1].contains("w") {
+                regions.append(Region(start: bounds[0], length: Int(bounds[1] - bounds[0]), name: String(fields[1])))
+            }
         }
+        if let base, let section = section(".rodata", in: executable) {
+            // Whole pages only: the ones it shares with its neighbours may hold written data.
+            let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+            let start = (base + section.address + page - 1) / page * page
+            let end = (base + section.address + section.size) / page * page
+            if end > start { regions.append(Region(start: start, length: Int(end - start), name: ".rodata")) }
+        }
+        return regions
+    }
+
+    /// A section's address (relative to the load address) and size, from the ELF file's section headers.
+    private static func section(_ name: String, in path: String) -> (address: UInt, size: UInt)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // The ELF header and section headers are plain C structs, read as they lie in the file.
+        func read<T>(_ type: T.Type, at offset: UInt64) -> T? {
+            withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                pread(fd, buffer.baseAddress, MemoryLayout<T>.size, off_t(offset)) == MemoryLayout<T>.size ? buffer[0] : nil
+            }
+        }
+        guard let header = read(Elf64_Ehdr.self, at: 0),
+              header.e_ident.0 == 0x7f, header.e_ident.4 == UInt8(ELFCLASS64),
+              Int(header.e_shentsize) == MemoryLayout<Elf64_Shdr>.size, header.e_shstrndx < header.e_shnum else { return nil }
+        let headers = (0..<UInt64(header.e_shnum)).compactMap {
+            read(Elf64_Shdr.self, at: header.e_shoff + $0 * UInt64(header.e_shentsize))
+        }
+        guard headers.count == Int(header.e_shnum) else { return nil }
+        let names = headers[Int(header.e_shstrndx)]
+        let wanted = Array(name.utf8) + [0]
+        for section in headers where section.sh_addr != 0 && UInt64(section.sh_name) + UInt64(wanted.count) <= names.sh_size {
+            var bytes = [UInt8](repeating: 0, count: wanted.count)
+            guard pread(fd, &bytes, bytes.count, off_t(names.sh_offset + UInt64(section.sh_name))) == bytes.count else { continue }
+            if bytes == wanted { return (UInt(section.sh_addr), UInt(section.sh_size)) }
+        }
+        return nil
     }
 }

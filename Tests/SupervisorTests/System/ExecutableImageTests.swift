@@ -7,7 +7,7 @@ final class ExecutableImageTests: XCTestCase {
     /// Pages of `mappings` that are resident and mapped by this process alone, from /proc/self/pagemap
     /// (bit 63: present, bit 56: exclusively mapped). Pages another process maps too (a second test
     /// process of this same bundle) are not the kernel's to reclaim for us.
-    private func exclusivePages(in mappings: [ExecutableImage.Mapping]) throws -> Int {
+    private func exclusivePages(in mappings: [ExecutableImage.Region]) throws -> Int {
         let pagemap = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/pagemap"))
         defer { try? pagemap.close() }
         let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
@@ -23,16 +23,23 @@ final class ExecutableImageTests: XCTestCase {
         return count
     }
 
-    func testFindsTheExecutablesCodeAndReadOnlyMappingsOnly() throws {
-        let mappings = ExecutableImage.readOnlyMappings()
-        XCTAssertTrue(mappings.contains { $0.permissions == "r-xp" }, "the code: \(mappings)")
-        XCTAssertTrue(mappings.contains { $0.permissions == "r--p" }, "the headers and read-only data: \(mappings)")
-        XCTAssertFalse(mappings.contains { $0.permissions.contains("w") })
+    func testFindsTheExecutablesCodeReadOnlyMappingsAndConstantData() throws {
+        let regions = ExecutableImage.startUpRegions()
+        XCTAssertTrue(regions.contains { $0.name == "r-xp" }, "the code: \(regions)")
+        XCTAssertTrue(regions.contains { $0.name == "r--p" }, "the headers and read-only data: \(regions)")
+        XCTAssertEqual(regions.filter { $0.name.contains("w") }, [], "no writable mapping as a whole")
+        let constants = try XCTUnwrap(regions.first { $0.name == ".rodata" }, "the constant data, from the section headers")
+        // A string literal of this test lies in it (its whole pages; or in a read-only mapping, where the
+        // linker made .rodata read-only).
+        let literal = UInt(bitPattern: ("wavedial-rodata-probe" as StaticString).utf8Start)
+        let inARegion = regions.contains { $0.start <= literal && literal < $0.start + UInt($0.length) }
+        let atTheEdgeOfTheConstants = literal + 4096 >= constants.start && literal < constants.start + UInt(constants.length) + 4096
+        XCTAssertTrue(inARegion || atTheEdgeOfTheConstants, "literal at \(literal), \(regions)")
     }
 
     /// The pages start-up touched leave the resident set; the code still runs afterwards.
     func testReleasedPagesLeaveTheResidentSet() throws {
-        let mappings = ExecutableImage.readOnlyMappings()
+        let mappings = ExecutableImage.startUpRegions()
         let before = try exclusivePages(in: mappings)
         XCTAssertGreaterThan(before, 0, "this test's own code, at least, is resident and mapped by this process alone")
         let released = ExecutableImage.releaseStartUpPages()
@@ -40,6 +47,6 @@ final class ExecutableImageTests: XCTestCase {
         // What this test runs from here on comes back; the rest stays out.
         let after = try exclusivePages(in: mappings)
         XCTAssertLessThan(after, before, "resident pages of the code and read-only data: \(before) before, \(after) after")
-        XCTAssertEqual(ExecutableImage.readOnlyMappings(), released, "still mapped, and still runs")
+        XCTAssertEqual(ExecutableImage.startUpRegions(), released, "still mapped, and still runs")
     }
 }
