@@ -115,7 +115,7 @@ public final class Daemon {
         terminal?.start()
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
         let released = ExecutableImage.releaseStartUpPages()
-        logger.debug("start-up pages released", metadata: ["mappings": "\(released.count)"])
+        logger.debug("start-up pages released", metadata: ["regions": "\(released.count)"])
         let watchdog = startWatchdog(controller)
         logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
 

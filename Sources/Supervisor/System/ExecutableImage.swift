@@ -50,17 +50,20 @@ enum ExecutableImage {
             }
         }
         if let base, let section = section(".rodata", in: executable) {
+            // A position-independent executable's addresses count from where its first page was mapped.
+            let address = (section.positionIndependent ? base : 0) + section.address
             // Whole pages only: the ones it shares with its neighbours may hold written data.
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-            let start = (base + section.address + page - 1) / page * page
-            let end = (base + section.address + section.size) / page * page
+            let start = (address + page - 1) / page * page
+            let end = (address + section.size) / page * page
             if end > start { regions.append(Region(start: start, length: Int(end - start), name: ".rodata")) }
         }
         return regions
     }
 
-    /// A section's address (relative to the load address) and size, from the ELF file's section headers.
-    private static func section(_ name: String, in path: String) -> (address: UInt, size: UInt)? {
+    /// A section's address and size, from the ELF file's section headers, and whether the address is
+    /// relative to where the executable was loaded (a position-independent executable, `ET_DYN`).
+    private static func section(_ name: String, in path: String) -> (address: UInt, size: UInt, positionIndependent: Bool)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -82,7 +85,7 @@ enum ExecutableImage {
         for section in headers where section.sh_addr != 0 && UInt64(section.sh_name) + UInt64(wanted.count) <= names.sh_size {
             var bytes = [UInt8](repeating: 0, count: wanted.count)
             guard pread(fd, &bytes, bytes.count, off_t(names.sh_offset + UInt64(section.sh_name))) == bytes.count else { continue }
-            if bytes == wanted { return (UInt(section.sh_addr), UInt(section.sh_size)) }
+            if bytes == wanted { return (UInt(section.sh_addr), UInt(section.sh_size), header.e_type == UInt16(ET_DYN)) }
         }
         return nil
     }
