@@ -54,3 +54,38 @@ final class ConfigurationHeaderTests: XCTestCase {
         XCTAssertNoThrow(try Configuration.parse("[ \"dial\" ]\nstations = 5\n"))
     }
 }
+
+final class ConfigurationArrayTests: XCTestCase {
+    func testABraceWhereAnArrayExpectsAValueIsRefused() {
+        // Found by fuzz-config: toml++ asserted, and so aborted the CLI and the daemon, on `servers = [}`.
+        for (text, line) in [("[catalog]\nservers = [}\n", 2), ("[catalog]\nservers = [\"http://a\", }\n", 2),
+                             ("[catalog]\nservers = [ # none\n\n  }\n", 4), ("[dial]\nx = {a = [}]}\n", 2),
+                             ("[dial]\nx = [[1], [}]]\n", 2)] {
+            XCTAssertThrowsError(try Configuration.parse(text), text) { error in
+                XCTAssertEqual((error as! ConfigurationError).problems.first?.line, line, text)
+                XCTAssertTrue("\(error)".contains("not '}'"), "\(error)")
+            }
+        }
+    }
+
+    func testBracesInStringsCommentsAndInlineTablesAreFine() throws {
+        let text = """
+            [catalog]
+            servers = [ # {}
+              "http://a/}", 'https://b/}',
+            ]
+            [hardware.buttons]
+            repeat = ["back",
+                      "forward"]
+            """
+        let configuration = try Configuration.parse(text)
+        XCTAssertEqual(configuration.catalog.servers, ["http://a/}", "https://b/}"])
+        // An inline table's braces close it; an unknown key and other invalid arrays are reported as
+        // such, by the configuration and by toml++.
+        for other in ["[dial]\nx = { a = [1], b = \"}\" }\n", "[catalog]\nservers = [1 }\n"] {
+            XCTAssertThrowsError(try Configuration.parse(other), other) { error in
+                XCTAssertFalse("\(error)".contains("not '}'"), "\(error)")
+            }
+        }
+    }
+}

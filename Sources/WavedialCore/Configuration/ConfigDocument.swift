@@ -71,13 +71,15 @@ final class ConfigDocument {
     }
 
     /// The first thing toml++ would trip over rather than report, with its 1-based line: a
-    /// non-ASCII character outside strings and comments, or a table header whose name does not
-    /// start like a key. Both are invalid TOML, so refusing them loses nothing.
+    /// non-ASCII character outside strings and comments, a table header whose name does not
+    /// start like a key, or a '}' where an array expects a value (`[}`, `[1, }`). All are invalid
+    /// TOML, so refusing them loses nothing.
     static func lexicalProblem(_ text: String) -> (line: Int, message: String)? {
         enum Context { case plain, comment, basic, literal, multilineBasic, multilineLiteral }
         var context = Context.plain
         var line = 1
-        var depth = 0  // open [ and { of values
+        var open: [Unicode.Scalar] = []  // the [ and { of values not yet closed
+        var expectingElement = false  // after an array's '[' or ',', until its next value
         var atLineStart = true
         var inHeader = false
         let scalars = Array(text.unicodeScalars)
@@ -103,14 +105,18 @@ final class ConfigDocument {
             case .plain:
                 if scalar == " " || scalar == "\t" || scalar == "\r" { break }
                 defer { atLineStart = false }
-                if scalar == "#" { context = .comment }
-                else if starts("\"\"\"") { context = .multilineBasic; index += 2 }
+                if scalar == "#" { context = .comment; break }
+                if expectingElement && scalar == "}" {
+                    return (line, "an array holds values between '[' and ']', not '}'")
+                }
+                expectingElement = false
+                if starts("\"\"\"") { context = .multilineBasic; index += 2 }
                 else if starts("'''") { context = .multilineLiteral; index += 2 }
                 else if scalar == "\"" { context = .basic }
                 else if scalar == "'" { context = .literal }
                 else if !scalar.isASCII {
                     return (line, "unexpected '\(Character(scalar))': outside quotes and comments a TOML file is ASCII")
-                } else if scalar == "[" && atLineStart && depth == 0 {
+                } else if scalar == "[" && atLineStart && open.isEmpty {
                     inHeader = true
                     var next = index + 1
                     if next < scalars.count, scalars[next] == "[" { next += 1 }
@@ -119,9 +125,12 @@ final class ConfigDocument {
                         return (line, "a table name starts with a letter, a digit, '_', '-' or a quote, not '\(Character(scalars[next]))'")
                     }
                 } else if !inHeader && (scalar == "[" || scalar == "{") {
-                    depth += 1
+                    open.append(scalar)
+                    expectingElement = scalar == "["
                 } else if !inHeader && (scalar == "]" || scalar == "}") {
-                    depth = max(0, depth - 1)
+                    _ = open.popLast()
+                } else if scalar == "," && open.last == "[" {
+                    expectingElement = true
                 }
             case .comment:
                 break
