@@ -6,11 +6,16 @@ import GRDB
 /// previous catalog is untouched, so a failed or malformed download loses nothing.
 ///
 /// Use from one thread (the one running the download). Memory stays small: stations are
-/// written to the staging table in batches as they arrive.
+/// written to the staging table in batches as they arrive. The writes run on the database's
+/// writer queue while the next batch is parsed, so a sync keeps two cores busy; at most
+/// ``batchesInFlight`` batches wait for the writer.
 public final class CatalogImport {
     private let database: WavedialDatabase
     private var pending: [Station] = []
     private let batchSize = 2000
+    private static let batchesInFlight = 2
+    private let writeSlots = DispatchSemaphore(value: CatalogImport.batchesInFlight)
+    private let writeFailure = FirstFailure()
     /// Stations staged so far.
     public private(set) var received = 0
     /// Records skipped as unusable.
@@ -36,25 +41,41 @@ public final class CatalogImport {
     /// Counts a record that could not be used.
     public func skip() { skipped += 1 }
 
+    /// Hands the pending batch to the writer queue; throws what an earlier batch met.
     private func flush() throws {
+        try writeFailure.rethrow()
         guard !pending.isEmpty else { return }
         let batch = pending
         pending.removeAll(keepingCapacity: true)
+        writeSlots.wait()
+        database.writer.asyncWriteWithoutTransaction { [writeSlots, writeFailure] db in
+            defer { writeSlots.signal() }
+            guard !writeFailure.happened else { return }
+            do { try Self.stage(batch, db) } catch { writeFailure.record(error) }
+        }
+    }
+
+    /// Waits until every batch handed to the writer is written; throws the first error one met.
+    private func drain() throws {
+        // The writer queue is serial: this runs after every batch queued before it.
+        database.writer.writeWithoutTransaction { _ in }
+        try writeFailure.rethrow()
+    }
+
+    private static func stage(_ batch: [Station], _ db: Database) throws {
         // The staging table holds nothing a power cut could lose (the download is simply
         // repeated), so its batches skip the fsync that user data gets.
-        try database.writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-            try db.inTransaction {
-                let statement = try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO stationImport (\(Self.columnList))
-                    VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ",")))
-                    """)
-                for station in batch {
-                    try statement.execute(arguments: StatementArguments(station.databaseValues))
-                }
-                return .commit
+        try db.execute(sql: "PRAGMA synchronous = OFF")
+        defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+        try db.inTransaction {
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO stationImport (\(columnList))
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))
+                """)
+            for station in batch {
+                try statement.execute(arguments: StatementArguments(station.databaseValues))
             }
+            return .commit
         }
     }
 
@@ -65,6 +86,7 @@ public final class CatalogImport {
     ///   download must not wipe the catalog), or a database error; the catalog is then unchanged.
     public func commit(server: String, at date: Date = Date()) throws -> CatalogSyncSummary {
         try flush()
+        try drain()
         let staged = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stationImport")! }
         guard staged > 0 else { throw CatalogImportError.empty(skipped: skipped) }
         let skipped = self.skipped, repaired = self.repaired, duplicates = received - staged
@@ -79,18 +101,43 @@ public final class CatalogImport {
             let updated = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM stationImport i JOIN station s ON s.stationuuid = i.stationuuid WHERE NOT (\(unchanged))
                 """)!
+            // Only what changed is written: a re-sync rewrites the few stations that changed
+            // upstream, not all 50,000 rows and their R*Tree entries (an R*Tree delete or insert is
+            // costly; an R*Tree cannot be read by the statement that writes it, hence geoPending).
+            // The full-text index is rebuilt whole: it is contentless, so a row can only leave it
+            // with the exact text it was indexed with.
+            let unchangedRow = Self.columns.map { "station.\($0) IS excluded.\($0)" }.joined(separator: " AND ")
             try db.execute(sql: """
+                DELETE FROM stationGeo WHERE id IN (
+                    SELECT s.id FROM station s LEFT JOIN stationImport i ON i.stationuuid = s.stationuuid
+                    WHERE i.stationuuid IS NULL OR i.playable IS NOT s.playable
+                       OR i.geo_lat IS NOT s.geo_lat OR i.geo_long IS NOT s.geo_long);
                 DELETE FROM station WHERE NOT EXISTS (SELECT 1 FROM stationImport i WHERE i.stationuuid = station.stationuuid);
+                """)
+            // When most of the catalog is written (a first sync), the station table's secondary
+            // indexes are dropped and built again afterwards: one sort each instead of tens of
+            // thousands of scattered inserts, which takes about a third off writing the rows.
+            let rebuiltIndexes = added + updated > staged / 2 ? try Row.fetchAll(db, sql: """
+                SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'station' AND sql IS NOT NULL
+                """) : []
+            for index in rebuiltIndexes { try db.execute(sql: "DROP INDEX \((index["name"] as String).quotedDatabaseIdentifier)") }
+            try db.execute(sql: """
                 INSERT INTO station (\(Self.columnList)) SELECT \(Self.columnList) FROM stationImport WHERE true
-                    ON CONFLICT(stationuuid) DO UPDATE SET \(Self.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "));
+                    ON CONFLICT(stationuuid) DO UPDATE SET \(Self.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                    WHERE NOT (\(unchangedRow));
+                """)
+            for index in rebuiltIndexes { try db.execute(sql: index["sql"] as String) }
+            try db.execute(sql: """
                 INSERT INTO stationSearch(stationSearch) VALUES ('delete-all');
                 INSERT INTO stationSearch(rowid, name, tags, country, language)
                     SELECT id, wd_fold(name), wd_fold(tags), wd_fold(country), wd_fold(language) FROM station;
-                DELETE FROM stationGeo;
-                INSERT INTO stationGeo(id, minLat, maxLat, minLon, maxLon)
-                    SELECT id, geo_lat, geo_lat, geo_long, geo_long FROM station
+                CREATE TEMP TABLE geoPending AS SELECT id FROM station
                     WHERE playable AND geo_lat BETWEEN -90 AND 90 AND geo_long BETWEEN -180 AND 180
-                      AND NOT (geo_lat = 0 AND geo_long = 0);
+                      AND NOT (geo_lat = 0 AND geo_long = 0)
+                      AND id NOT IN (SELECT id FROM stationGeo);
+                INSERT INTO stationGeo(id, minLat, maxLat, minLon, maxLon)
+                    SELECT s.id, s.geo_lat, s.geo_lat, s.geo_long, s.geo_long FROM geoPending p JOIN station s ON s.id = p.id;
+                DROP TABLE geoPending;
                 DELETE FROM stationImport;
                 """)
             try database.refreshFavoriteSnapshots(db)
@@ -107,6 +154,7 @@ public final class CatalogImport {
     /// Drops what was staged; the catalog stays as it was.
     public func discard() throws {
         pending.removeAll()
+        try? drain()
         try database.writer.write { db in try db.execute(sql: "DELETE FROM stationImport") }
     }
 
@@ -126,5 +174,21 @@ public enum CatalogImportError: Error, CustomStringConvertible, Equatable {
                 ? "the download held no usable station (\(skipped) records skipped); the catalog was kept"
                 : "the download held no stations; the catalog was kept"
         }
+    }
+}
+
+/// The first error met by a staged batch on the writer queue, reported on the download's thread.
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+
+    var happened: Bool { lock.withLock { error != nil } }
+
+    func record(_ error: Error) {
+        lock.withLock { if self.error == nil { self.error = error } }
+    }
+
+    func rethrow() throws {
+        if let error = lock.withLock({ error }) { throw error }
     }
 }

@@ -1,3 +1,4 @@
+import GRDB
 import WavedialTestSupport
 import XCTest
 
@@ -45,6 +46,71 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try database.lastSync(), summary)
     }
 
+    /// A re-sync writes only what changed; the geo index must still hold exactly the playable
+    /// stations with a position, where they are now.
+    func testResyncKeepsTheGeoIndexInStepWithTheStations() throws {
+        let first = (0..<5000).map { n in F.station(F.uuid(n), "Station \(n)", lat: Double(n % 90), lon: Double(n % 180)) }
+        let database = try WavedialDatabase.inMemory(with: first)
+        var second = first
+        second[1].geoLat = -33.9                                  // moved
+        second[2].codec = "AAC"                                   // no longer playable
+        second[3].geoLat = nil                                    // lost its position
+        second[4].name = "Renamed"                                // changed, same place
+        second.remove(at: 5)                                      // vanished
+        second.append(F.station("new", "New", lat: 10, lon: 20))  // added
+        var lost = first[6]
+        lost.geoLat = nil
+        lost.geoLong = nil
+        let database2 = try WavedialDatabase.inMemory(with: first.enumerated().map { $0.offset == 6 ? lost : $0.element })
+        var regained = lost
+        regained.geoLat = 1
+        regained.geoLong = 2
+        for (db, stations) in [(database, second), (database2, first.enumerated().map { $0.offset == 6 ? regained : $0.element })] {
+            let staging = try CatalogImport(database: db)
+            for station in stations { try staging.add(station) }
+            _ = try staging.commit(server: "http://mirror")
+            // The R*Tree keeps 32-bit floats, rounded outwards: positions are compared to 1e-4°.
+            let (indexed, expected) = try db.writer.read { db in
+                (try Row.fetchAll(db, sql: "SELECT id, minLat, minLon FROM stationGeo ORDER BY id"),
+                 try Row.fetchAll(db, sql: """
+                    SELECT id, geo_lat, geo_long FROM station WHERE playable AND geo_lat BETWEEN -90 AND 90
+                    AND geo_long BETWEEN -180 AND 180 AND NOT (geo_lat = 0 AND geo_long = 0) ORDER BY id
+                    """))
+            }
+            XCTAssertEqual(indexed.map { $0[0] as Int64 }, expected.map { $0[0] as Int64 })
+            for (entry, station) in zip(indexed, expected) {
+                XCTAssertEqual(entry[1] as Double, station[1] as Double, accuracy: 1e-4)
+                XCTAssertEqual(entry[2] as Double, station[2] as Double, accuracy: 1e-4)
+            }
+        }
+        XCTAssertEqual(try database.stationCount(), 5000)
+        func nearest(_ db: WavedialDatabase, _ latitude: Double, _ longitude: Double) throws -> String? {
+            try db.nearby(Coordinate(latitude: latitude, longitude: longitude), countryCode: nil, limit: 1, radiusKm: 250)
+                .first?.station.stationuuid
+        }
+        XCTAssertEqual(try nearest(database, -33.9, 1), F.uuid(1))
+        XCTAssertEqual(try nearest(database2, 1, 2), F.uuid(6))
+    }
+
+    /// A sync that writes most of the catalog drops the station table's indexes and builds
+    /// them again: they must all be back, as the migrations made them.
+    func testASyncThatRebuildsTheIndexesLeavesThemAsTheyWere() throws {
+        let database = try WavedialDatabase.inMemory()
+        func indexes() throws -> [String] {
+            try database.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT name || ': ' || ifnull(sql, 'automatic') FROM sqlite_master WHERE type = 'index' AND tbl_name = 'station' ORDER BY name")
+            }
+        }
+        let migrated = try indexes()
+        XCTAssertGreaterThanOrEqual(migrated.count, 4)  // the stationuuid constraint's and three of our own
+        try database.sync((0..<100).map { F.station(F.uuid($0), "Station \($0)") })
+        XCTAssertEqual(try indexes(), migrated)
+        try database.sync((50..<300).map { F.station(F.uuid($0), "Station \($0)") })  // most rows new again
+        XCTAssertEqual(try indexes(), migrated)
+        XCTAssertEqual(try database.stationCount(), 250)
+        XCTAssertEqual(try database.writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }, ["ok"])
+    }
+
     func testAnEmptyOrDiscardedImportKeepsTheCatalog() throws {
         let database = try WavedialDatabase.inMemory(with: [F.station("a", "Alpha")])
         let lastSync = try database.lastSync()
@@ -54,7 +120,7 @@ final class CatalogTests: XCTestCase {
             XCTAssertEqual(error as? CatalogImportError, .empty(skipped: 1))
         }
         let broken = try CatalogImport(database: database)
-        for n in 0..<1200 { try broken.add(F.station(F.uuid(n), "Half \(n)")) }  // more than a staging batch
+        for n in 0..<4500 { try broken.add(F.station(F.uuid(n), "Half \(n)")) }  // more than two staging batches
         try broken.discard()
         XCTAssertEqual(try database.stationCount(), 1)
         XCTAssertEqual(try database.station(uuid: "a")?.name, "Alpha")
