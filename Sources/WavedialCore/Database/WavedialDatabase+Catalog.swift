@@ -114,7 +114,11 @@ extension WavedialDatabase {
             }
             let inside = ranked.lazy.filter { $0.distance <= radius }.count
             if inside >= limit || box.coversEverything { break }
-            radius *= 2
+            // The area searched grows with the square of the radius, so the next radius aims at
+            // `limit` from the density seen so far (×1.25 to ×4). Doubling blindly from a sparse
+            // place (Reykjavik) lands in a dense one (the British Isles) and ranks ten thousand
+            // stations to keep sixty.
+            radius *= inside == 0 ? 4 : min(4, max(1.25, (Double(limit) / Double(inside)).squareRoot() * 1.25))
         }
         ranked.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
         let winners = ranked.prefix(limit).map(\.id)

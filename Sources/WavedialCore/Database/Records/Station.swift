@@ -44,6 +44,35 @@ public struct Station: Codable, Sendable, Equatable, Hashable, FetchableRecord, 
         self.url = url
     }
 
+    /// Reads the row column by column. Without it GRDB decodes through `Decodable`, which for
+    /// these 21 columns costs more than the query that found the row (half of `nearby`'s time).
+    public init(row: Row) throws {
+        func column<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ key: CodingKeys) throws -> Value {
+            try row.decode(forColumn: key.stringValue)
+        }
+        stationuuid = try column(.stationuuid)
+        name = try column(.name)
+        url = try column(.url)
+        urlResolved = try column(.urlResolved)
+        homepage = try column(.homepage)
+        favicon = try column(.favicon)
+        tags = try column(.tags)
+        country = try column(.country)
+        countrycode = try column(.countrycode)
+        state = try column(.state)
+        language = try column(.language)
+        languagecodes = try column(.languagecodes)
+        codec = try column(.codec)
+        bitrate = try column(.bitrate)
+        hls = try column(.hls)
+        lastcheckok = try column(.lastcheckok)
+        geoLat = try column(.geoLat)
+        geoLong = try column(.geoLong)
+        votes = try column(.votes)
+        clickcount = try column(.clickcount)
+        lastchangetime = try column(.lastchangetime)
+    }
+
     /// Whether the radio can play it: MP3 or unknown codec, not HLS, and working at Radio
     /// Browser's last check. Other stations stay in the catalog but never go on the dial.
     public var isPlayable: Bool {
