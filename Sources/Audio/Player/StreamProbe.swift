@@ -25,7 +25,8 @@ public struct StreamProbeResult: Equatable, Sendable {
 /// Resolves and probes a stream: connects as the player would (playlists, redirects, ICY), decodes the
 /// first frames, and waits briefly for the first title. No audio is played.
 public enum StreamProbe {
-    /// Probes `url`, blocking the calling thread for at most about `timeout` seconds.
+    /// Probes `url`, blocking the calling thread for at most about `timeout` seconds; a refusal, an HTTP
+    /// error or a missing network answers at once.
     ///
     /// Call from a thread that may block (the CLI's main thread), not from a Swift concurrency task.
     public static func probe(url: String, settings: PlayerSettings = PlayerSettings(), timeout: Double = 10,
@@ -60,7 +61,12 @@ public enum StreamProbe {
         var output = [UInt8](repeating: 0, count: 32768)
         var decodedAt: Double?
         while StationSession.now < deadline {
-            if lock.withLock({ failure }) != nil { break }
+            // The player retries a refusal (a mount may be coming back); a probe answers what holds
+            // now, so a server that says no, or no network at all, ends it at once. A stall or a
+            // timeout is retried while the time allows.
+            let (final, dropped) = lock.withLock { (failure, lastFailure) }
+            if final != nil { break }
+            if decodedAt == nil, let dropped, dropped.code == .stationOffline || dropped.code == .noNetwork { break }
             for case .title(let title) in session.ring.reachedMarks() where result.title == nil { result.title = title }
             if let decodedAt {
                 // Decoded: wait for a title up to the first metadata block, but not long.
