@@ -80,10 +80,7 @@ public final class DisplayLoop: @unchecked Sendable {
     /// call it on the display's own thread (e.g. a `Thread` named `wd-lcd`).
     public func run(idleWake: Double = 1) {
         let start = ContinuousClock.now
-        func now() -> Double {
-            let elapsed = ContinuousClock.now - start
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        func now() -> Double { (ContinuousClock.now - start).seconds }
         repeat {
             tick(at: now())
             waitForChange(timeout: min(idleWake, (nextChange ?? .infinity) - now()))

@@ -88,8 +88,7 @@ public final class DisplayService: @unchecked Sendable {
     private static let idleWake = 1.0
 
     private func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - start).seconds
     }
 
     private func run() {
