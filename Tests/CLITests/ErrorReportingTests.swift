@@ -30,6 +30,23 @@ final class ErrorReportingTests: XCTestCase {
         }
     }
 
+    /// A negative number after a numeric option is its value, checked like any other: not an
+    /// unknown option and not a "missing value".
+    func testANegativeNumberIsTheOptionsValue() throws {
+        for (arguments, message) in [
+            (["stations", "near", "--limit", "-5"], "wavedial: --limit must be at least 1"),
+            (["history", "--limit", "-1"], "wavedial: --limit must be at least 1"),
+            (["play-url", "http://127.0.0.1:9/x", "--seconds", "-1"], "wavedial: --seconds must be positive"),
+            (["check-url", "--timeout", "-2", "http://127.0.0.1:9/x"], "wavedial: --timeout must be positive"),
+            (["lcd", "show", "--state", "playing", "--volume", "-5"], "wavedial: --volume must be from 0 to 100"),
+            (["lcd", "show", "--state", "playing", "--frequency", "-98.5"], "wavedial: --frequency must be a positive number of MHz"),
+        ] {
+            let result = try cli.run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, message + "\n", "\(arguments)")
+        }
+    }
+
     func testABadEdgesFileNamesItsLineAndSendsNothing() throws {
         let file = directory.path("edges.txt")
         try "# a knob turned\n0 encoder.a 0\n250000 encoder.b two\n".write(toFile: file, atomically: true, encoding: .utf8)

@@ -16,7 +16,7 @@ struct CheckURLCommand: ParsableCommand {
     @Flag(help: "Print one JSON object: playable, reason, url, codec, bitrate, sample_rate, channels, name, title.")
     var json = false
 
-    @Option(help: "Seconds to try before giving up.")
+    @Option(parsing: .unconditional, help: "Seconds to try before giving up.")
     var timeout: Double = 10
 
     func validate() throws {

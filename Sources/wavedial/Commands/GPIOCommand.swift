@@ -43,7 +43,7 @@ struct GPIOCommand: ParsableCommand {
         @Option(name: .customLong("encoder-push"), help: "Encoder push switch (offset, line name or \"none\").")
         var encoderPush: String?
 
-        @Option(help: "Quarter steps per detent: 4, 2 or 1.")
+        @Option(parsing: .unconditional, help: "Quarter steps per detent: 4, 2 or 1.")
         var stepsPerDetent: Int?
 
         @Flag(help: "Swap the knob's directions.")

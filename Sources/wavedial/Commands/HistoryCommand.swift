@@ -9,7 +9,7 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Songs heard instead of stations played.") var tracks = false
-    @Option(help: "At most this many.") var limit = 20
+    @Option(parsing: .unconditional, help: "At most this many.") var limit = 20
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {

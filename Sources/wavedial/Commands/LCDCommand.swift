@@ -23,9 +23,9 @@ struct LCDCommand: ParsableCommand {
         var address: String?
         @Option(help: "The backpack's bit mapping: common, mjkdz, or rs=0,rw=1,e=2,bl=3,d4=4,d5=5,d6=6,d7=7.")
         var mapping: String?
-        @Option(help: "Columns (16 or 20).")
+        @Option(parsing: .unconditional, help: "Columns (16 or 20).")
         var columns: Int?
-        @Option(help: "Rows (2 or 4).")
+        @Option(parsing: .unconditional, help: "Rows (2 or 4).")
         var rows: Int?
         @Option(help: "The controller's character ROM: a00 or a02.")
         var rom: String?
@@ -33,7 +33,7 @@ struct LCDCommand: ParsableCommand {
         var gpioChip: String?
         @Option(help: "GPIO lines for direct wiring: rs,e,d4,d5,d6,d7[,backlight].")
         var gpioPins: String?
-        @Option(help: "Marquee speed in characters a second.")
+        @Option(parsing: .unconditional, help: "Marquee speed in characters a second.")
         var scrollSpeed: Double?
 
         func settings() throws -> DisplaySettings {
@@ -106,7 +106,7 @@ struct LCDCommand: ParsableCommand {
             abstract: "Play a test pattern on the LCD: every cell, every character and glyph, backlight blink.")
 
         @OptionGroup var display: DisplayOptions
-        @Option(help: "Seconds each picture stays up.")
+        @Option(parsing: .unconditional, help: "Seconds each picture stays up.")
         var seconds: Double = 1.5
 
         func run() throws {
@@ -146,16 +146,21 @@ struct LCDCommand: ParsableCommand {
         var station: String = ""
         @Option(help: "\"Artist – Title\".")
         var nowPlaying: String?
-        @Option(help: "The frequency in MHz.")
+        @Option(parsing: .unconditional, help: "The frequency in MHz.")
         var frequency: Double?
         @Flag(help: "The station is a favorite.")
         var favorite = false
-        @Option(help: "Show the volume overlay at this level (0–100).")
+        @Option(parsing: .unconditional, help: "Show the volume overlay at this level (0–100).")
         var volume: Int?
         @Option(help: "For failed: station-offline, no-network, format-not-supported, no-response, stream-ended.")
         var reason: String = "station-offline"
         @Flag(help: "Also draw it on the LCD.")
         var onLCD = false
+
+        func validate() throws {
+            if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be from 0 to 100") }
+            if let frequency, !(frequency.isFinite && frequency > 0) { throw ValidationError("--frequency must be a positive number of MHz") }
+        }
 
         func run() throws {
             let settings = try display.settings()

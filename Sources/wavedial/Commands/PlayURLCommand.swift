@@ -12,7 +12,7 @@ struct PlayURLCommand: ParsableCommand {
     @Argument(help: "Stream or playlist URL (http or https).")
     var url: String
 
-    @Option(help: "Stop after this many seconds (default: play until interrupted).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: play until interrupted).")
     var seconds: Double?
 
     @OptionGroup var global: GlobalOptions
@@ -20,7 +20,7 @@ struct PlayURLCommand: ParsableCommand {
     @Option(help: "ALSA PCM device name (default: the config's [audio] device).")
     var device: String?
 
-    @Option(help: "Volume from 0 to 1.")
+    @Option(parsing: .unconditional, help: "Volume from 0 to 1.")
     var volume = 1.0
 
     func validate() throws {

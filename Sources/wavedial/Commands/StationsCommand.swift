@@ -19,7 +19,7 @@ struct StationsCommand: ParsableCommand {
         @Option(help: "A tag, e.g. jazz.") var tag: String?
         @Option(help: "A country name or ISO code, e.g. Germany or DE.") var country: String?
         @Option(help: "A language, e.g. german.") var language: String?
-        @Option(help: "At most this many stations.") var limit = 20
+        @Option(parsing: .unconditional, help: "At most this many stations.") var limit = 20
         @Flag(help: "Print JSON.") var json = false
 
         func validate() throws {
@@ -47,7 +47,7 @@ struct StationsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The playable stations nearest the radio's location.")
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: "At most this many stations (default: [dial] stations).") var limit: Int?
+        @Option(parsing: .unconditional, help: "At most this many stations (default: [dial] stations).") var limit: Int?
         @Flag(help: "Print JSON.") var json = false
 
         func validate() throws {
