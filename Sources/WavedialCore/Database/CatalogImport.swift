@@ -104,8 +104,9 @@ public final class CatalogImport {
             // Only what changed is written: a re-sync rewrites the few stations that changed
             // upstream, not all 50,000 rows and their R*Tree entries (an R*Tree delete or insert is
             // costly; an R*Tree cannot be read by the statement that writes it, hence geoPending).
-            // The full-text index is rebuilt whole: it is contentless, so a row can only leave it
-            // with the exact text it was indexed with.
+            // The full-text index is rebuilt whole: its rows are numbered by popularity, which a
+            // re-sync changes, and it is contentless, so a row can only leave it with the exact text
+            // it was indexed with.
             let unchangedRow = Self.columns.map { "station.\($0) IS excluded.\($0)" }.joined(separator: " AND ")
             try db.execute(sql: """
                 DELETE FROM stationGeo WHERE id IN (
@@ -128,9 +129,13 @@ public final class CatalogImport {
                 """)
             for index in rebuiltIndexes { try db.execute(sql: index["sql"] as String) }
             try db.execute(sql: """
+                DELETE FROM stationRank;
+                INSERT INTO stationRank(rank, id)
+                    SELECT row_number() OVER (ORDER BY playable, votes, clickcount, id), id FROM station;
                 INSERT INTO stationSearch(stationSearch) VALUES ('delete-all');
-                INSERT INTO stationSearch(rowid, name, tags, country, language)
-                    SELECT id, wd_fold(name), wd_fold(tags), wd_fold(country), wd_fold(language) FROM station;
+                INSERT INTO stationSearch(rowid, name, tags, country, language, countrycode)
+                    SELECT r.rank, wd_fold(s.name), wd_fold(s.tags), wd_fold(s.country), wd_fold(s.language), s.countrycode
+                    FROM stationRank r JOIN station s ON s.id = r.id;
                 CREATE TEMP TABLE geoPending AS SELECT id FROM station
                     WHERE playable AND geo_lat BETWEEN -90 AND 90 AND geo_long BETWEEN -180 AND 180
                       AND NOT (geo_lat = 0 AND geo_long = 0)

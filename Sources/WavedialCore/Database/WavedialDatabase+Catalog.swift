@@ -25,13 +25,11 @@ extension WavedialDatabase {
 
     /// Searches the catalog: all words of the text in the name, and each filter given.
     /// Case- and diacritic-insensitive, and insensitive to compatibility forms (NFKC).
-    /// Results: playable first, then by votes and clicks. The popularity index is walked in
-    /// that order and each station checked against the matches, so a word that matches half
-    /// the catalog ("radio") stops after `limit` hits instead of sorting 25,000 rows.
+    /// Results: playable first, then by votes and clicks. Every filter is part of one full-text
+    /// query whose rows are numbered in that order, so a word that matches half the catalog
+    /// ("radio") stops after `limit` hits instead of ranking 25,000 rows.
     public func search(_ query: StationQuery) throws -> [Station] {
         guard !query.isEmpty else { return [] }
-        var clauses: [String] = []
-        var arguments: [DatabaseValueConvertible] = []
         var match: [String] = []
         if let expression = Self.ftsPhrase(query.text) { match.append("name : (\(expression))") }
         if let tag = query.tag, let expression = Self.ftsPhrase(tag, prefix: false) { match.append("tags : (\(expression))") }
@@ -39,24 +37,17 @@ extension WavedialDatabase {
             match.append("language : (\(expression))")
         }
         if let country = query.country?.trimmingCharacters(in: .whitespaces), !country.isEmpty {
-            if country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) {
-                clauses.append("s.countrycode = ?")
-                arguments.append(country.uppercased())
-            } else if let expression = Self.ftsPhrase(country, prefix: false) {
-                match.append("country : (\(expression))")
+            let isCode = country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }
+            if let expression = Self.ftsPhrase(country, prefix: false) {
+                match.append("\(isCode ? "countrycode" : "country") : (\(expression))")
             }
         }
-        if !match.isEmpty {
-            clauses.append("s.id IN (SELECT rowid FROM stationSearch WHERE stationSearch MATCH ?)")
-            arguments.append(match.joined(separator: " AND "))
-        }
-        guard !clauses.isEmpty else { return [] }
-        arguments.append(query.limit)
+        guard !match.isEmpty else { return [] }
         return try writer.read { db in
             try Station.fetchAll(db, sql: """
-                SELECT s.* FROM station s INDEXED BY station_popularity WHERE \(clauses.joined(separator: " AND "))
-                ORDER BY s.playable DESC, s.votes DESC, s.clickcount DESC, s.id DESC LIMIT ?
-                """, arguments: StatementArguments(arguments))
+                SELECT s.* FROM stationSearch f JOIN stationRank r ON r.rank = f.rowid JOIN station s ON s.id = r.id
+                WHERE stationSearch MATCH ? ORDER BY f.rowid DESC LIMIT ?
+                """, arguments: [match.joined(separator: " AND "), query.limit])
         }
     }
 

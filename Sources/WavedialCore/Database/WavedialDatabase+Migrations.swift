@@ -85,6 +85,22 @@ extension WavedialDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v2-search-in-popularity-order") { db in
+            try db.execute(sql: """
+                -- Full-text rows are numbered by popularity (playable, votes, clicks, id: the most popular
+                -- highest), so that a search reads its matches most popular first and stops at its limit;
+                -- stationRank maps a row back to its station. The country code is searched there too.
+                DROP TABLE stationSearch;
+                CREATE VIRTUAL TABLE stationSearch USING fts5(
+                    name, tags, country, language, countrycode, content='', tokenize="unicode61 remove_diacritics 2");
+                CREATE TABLE stationRank (rank INTEGER PRIMARY KEY, id INTEGER NOT NULL);
+                INSERT INTO stationRank(rank, id)
+                    SELECT row_number() OVER (ORDER BY playable, votes, clickcount, id), id FROM station;
+                INSERT INTO stationSearch(rowid, name, tags, country, language, countrycode)
+                    SELECT r.rank, wd_fold(s.name), wd_fold(s.tags), wd_fold(s.country), wd_fold(s.language), s.countrycode
+                    FROM stationRank r JOIN station s ON s.id = r.id;
+                """)
+        }
         return migrator
     }
 }

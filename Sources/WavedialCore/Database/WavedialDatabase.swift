@@ -35,7 +35,7 @@ public final class WavedialDatabase: @unchecked Sendable {
         try WavedialDatabase(writer: DatabaseQueue(configuration: makeConfiguration()))
     }
 
-    private static func makeConfiguration() -> GRDB.Configuration {
+    static func makeConfiguration() -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

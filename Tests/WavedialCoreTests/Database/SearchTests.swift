@@ -57,6 +57,19 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(try names(.init(text: "")), [])
     }
 
+    /// Results come most popular first however common the word and however rare the country,
+    /// and a re-sync that changes the votes changes the order.
+    func testACommonWordWithARareCountryAndAResyncedOrder() throws {
+        var stations = (0..<300).map { F.station(F.uuid($0), "Radio \($0)", country: "DE", votes: $0) }
+        stations.append(F.station("va", "Radio Vaticana", country: "VA", votes: 1))
+        try database.sync(stations)
+        XCTAssertEqual(try names(.init(text: "radio", country: "VA")), ["Radio Vaticana"])
+        XCTAssertEqual(try names(.init(text: "radio", country: "DE", limit: 3)), ["Radio 299", "Radio 298", "Radio 297"])
+        stations[7].votes = 5000
+        try database.sync(stations)
+        XCTAssertEqual(try names(.init(text: "radio", limit: 2)), ["Radio 7", "Radio 299"])
+    }
+
     func testLimit() throws {
         XCTAssertEqual(try database.search(.init(country: "DE", limit: 1)).count, 1)
     }
