@@ -97,9 +97,9 @@ public final class CatalogImport {
             let removed = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM station s WHERE NOT EXISTS (SELECT 1 FROM stationImport i WHERE i.stationuuid = s.stationuuid)
                 """)!
-            let unchanged = Self.columns.map { "s.\($0) IS i.\($0)" }.joined(separator: " AND ")
             let updated = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM stationImport i JOIN station s ON s.stationuuid = i.stationuuid WHERE NOT (\(unchanged))
+                SELECT count(*) FROM stationImport i JOIN station s ON s.stationuuid = i.stationuuid
+                WHERE NOT (\(Self.sameRow("s", "i")))
                 """)!
             // Only what changed is written: a re-sync rewrites the few stations that changed
             // upstream, not all 50,000 rows and their R*Tree entries (an R*Tree delete or insert is
@@ -107,7 +107,6 @@ public final class CatalogImport {
             // The full-text index is rebuilt whole: its rows are numbered by popularity, which a
             // re-sync changes, and it is contentless, so a row can only leave it with the exact text
             // it was indexed with.
-            let unchangedRow = Self.columns.map { "station.\($0) IS excluded.\($0)" }.joined(separator: " AND ")
             try db.execute(sql: """
                 DELETE FROM stationGeo WHERE id IN (
                     SELECT s.id FROM station s LEFT JOIN stationImport i ON i.stationuuid = s.stationuuid
@@ -125,7 +124,7 @@ public final class CatalogImport {
             try db.execute(sql: """
                 INSERT INTO station (\(Self.columnList)) SELECT \(Self.columnList) FROM stationImport WHERE true
                     ON CONFLICT(stationuuid) DO UPDATE SET \(Self.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                    WHERE NOT (\(unchangedRow));
+                    WHERE NOT (\(Self.sameRow("station", "excluded")));
                 """)
             for index in rebuiltIndexes { try db.execute(sql: index["sql"] as String) }
             try db.execute(sql: """
@@ -165,6 +164,11 @@ public final class CatalogImport {
 
     static let columns = Station.databaseColumns
     static let columnList = columns.joined(separator: ", ")
+
+    /// SQL true when rows `a` and `b` hold the same station data (NULL-safe).
+    private static func sameRow(_ a: String, _ b: String) -> String {
+        columns.map { "\(a).\($0) IS \(b).\($0)" }.joined(separator: " AND ")
+    }
 }
 
 /// Why a catalog import could not be applied.

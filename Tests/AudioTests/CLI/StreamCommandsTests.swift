@@ -1,4 +1,3 @@
-import Glibc
 import WavedialTestSupport
 import XCTest
 
@@ -66,7 +65,7 @@ final class StreamCommandsTests: XCTestCase {
     /// A server that says no (HTTP 404, a refused connection) is the answer: the probe does not retry it
     /// until its time is up, as the player would. With a minute allowed, it answers long before.
     func testCheckURLAnswersARefusalAtOnce() throws {
-        let refused = "http://127.0.0.1:\(try closedPort())/live.mp3"
+        let refused = "http://127.0.0.1:\(freeLoopbackPort())/live.mp3"  // bound, then closed: nothing listens
         for url in [server.url("/notfound"), refused] {
             let started = Date()
             let result = try wavedial(["check-url", "--json", "--timeout", "60", url])
@@ -74,22 +73,6 @@ final class StreamCommandsTests: XCTestCase {
             XCTAssertEqual(try object(result.out)["reason"] as? String, "station_offline", url)
             XCTAssertLessThan(Date().timeIntervalSince(started), 30, "\(url) was retried until the timeout")
         }
-    }
-
-    /// A loopback port nothing listens on: bound, then closed.
-    private func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     func testPlayURLPrintsStatesAndTitlesAndFailsWithTheReason() throws {
