@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A Debian 13 "trixie" root (debootstrap, amd64) with Debian's swiftlang and the packages in
-# scripts/pi/packages/trixie-root.txt: the toolchain Raspberry Pi OS trixie ships, run on this
+# scripts/pi/packages/trixie-root*.txt: the toolchain Raspberry Pi OS trixie ships, run on this
 # Debian 12 machine (swiftlang needs glibc 2.38). Cached in .build-pi/trixie-root; made once,
 # and packages added to the list are installed on the next call. Needs root.
 #
@@ -13,10 +13,10 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 root=${TRIXIE_ROOT:-$repo/.build-pi/trixie-root}
-list=$repo/scripts/pi/packages/trixie-root.txt
+lists=("$repo"/scripts/pi/packages/trixie-root*.txt)
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-wanted() { grep -hv '^\s*#' "$list" | tr -s ' \n' '\n' | sed '/^$/d' | sort -u; }
+wanted() { grep -hv '^\s*#' "${lists[@]}" | tr -s ' \n' '\n' | sed '/^$/d' | sort -u; }
 
 # Runs "$@" chrooted in the root with the mounts above, in a private mount namespace.
 in_root() {
