@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Edges of real GPIO lines: libgpiod requests through `GpiodChip`, both-edge events with the
+/// Edges of real GPIO lines: libgpiod (1.6 or 2.x) requests through `GpiodChip`, both-edge events with the
 /// kernel's timestamps, one `poll` over every line's event descriptor and a wake-up pipe.
 ///
 /// `waitForEdges(until:)` reads every line that has events and returns them in timestamp order
@@ -10,7 +10,7 @@ import Glibc
 /// kernel queues them late. Threads as `GPIOBackend` says.
 public final class GpiodBackend: GPIOBackend {
     private var chip: GpiodChip?
-    private var lines: [GpiodChip.Line] = []
+    private var lines: [GpiodChip.Request] = []
     private var descriptors: [pollfd] = []
     private let wakePipe: (read: Int32, write: Int32)
     private var ordering: EdgeOrderingBuffer
@@ -48,14 +48,14 @@ public final class GpiodBackend: GPIOBackend {
     public func request(chip description: String, lines specs: [GPIOLineSpec]) throws -> [Bool] {
         release()
         let chip = try GpiodChip(lookup: description)
-        var lines: [GpiodChip.Line] = []
+        var lines: [GpiodChip.Request] = []
         var levels: [Bool] = []
         for spec in specs {
-            let line = try chip.line(spec.line)
-            if let clash = lines.firstIndex(where: { $0.offset == line.offset }) {
-                throw GPIOError(.system, "\(spec.role) and \(specs[clash].role) are both line \(line.offset) of \(chip.name)")
+            let offset = try chip.offset(of: spec.line)
+            if let clash = lines.firstIndex(where: { $0.offset == offset }) {
+                throw GPIOError(.system, "\(spec.role) and \(specs[clash].role) are both line \(offset) of \(chip.name)")
             }
-            try chip.requestBothEdges(line, bias: spec.bias, activeLow: spec.isActiveLow, role: spec.role)
+            let line = try chip.requestInput(offset, bias: spec.bias, activeLow: spec.isActiveLow, role: spec.role)
             lines.append(line)
             levels.append(try chip.value(line))
         }

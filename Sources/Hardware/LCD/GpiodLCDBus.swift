@@ -1,11 +1,9 @@
-import CGpiod
 import Glibc
 
 /// The HD44780's 4-bit interface wired straight to GPIO lines (RS, E, D4–D7; R/W tied to ground),
-/// driven through libgpiod's v1 line API.
+/// requested as outputs through `GpiodChip`, the GPIO wrapper the input lines use too.
 ///
-/// This is the only file of the LCD that uses libgpiod; it requests its lines as outputs itself, apart
-/// from the GPIO input layer (`Sources/Hardware/GPIO`). Every nibble sets RS and the data lines, waits
+/// Every nibble sets RS and the data lines, waits
 /// the setup time, pulses E for at least 1 µs and then waits the instruction's execution time.
 /// Used from one thread at a time (the display's writer thread).
 public final class GpiodLCDBus: LCDBus {
@@ -26,46 +24,40 @@ public final class GpiodLCDBus: LCDBus {
         }
     }
 
-    private var chip: OpaquePointer?
-    private let registerSelect: OpaquePointer
-    private let enable: OpaquePointer
-    private let data: [OpaquePointer]
-    private let backlight: OpaquePointer?
+    private var chip: GpiodChip?
+    private let registerSelect: GpiodChip.Request
+    private let enable: GpiodChip.Request
+    private let data: [GpiodChip.Request]
+    private let backlight: GpiodChip.Request?
     public private(set) var statistics = LCDBusStatistics()
 
-    /// Opens `chipPath` (e.g. `/dev/gpiochip0`) and requests the lines of `pins` as outputs, low.
+    /// Opens `chipPath` (a `/dev` path, or a chip's number, name or label) and requests the lines of
+    /// `pins` as outputs, low (the backlight on).
     ///
-    /// - Throws: `GpiodLCDBusError` naming the failing libgpiod call (`gpiod_chip_open`,
-    ///   `gpiod_chip_get_line`, `gpiod_line_request_output`) and errno, e.g. `EBUSY` when another
-    ///   program holds a line.
+    /// - Throws: `GpiodLCDBusError` naming the failing step (`gpiod_chip_open(PATH)`, `request line N (ROLE)`)
+    ///   and errno, e.g. `EBUSY` when another program holds a line.
     public init(chipPath: String, pins: Pins, consumer: String = "wavedial-lcd") throws {
         guard pins.data.count == 4 else { throw GpiodLCDBusError(function: "pins", code: EINVAL) }
-        guard let chip = gpiod_chip_open(chipPath) else {
-            throw GpiodLCDBusError(function: "gpiod_chip_open(\(chipPath))", code: errno)
-        }
-        var requested: [OpaquePointer] = []
-        func output(_ offset: Int) throws -> OpaquePointer {
-            guard offset >= 0, let line = gpiod_chip_get_line(chip, UInt32(offset)) else {
-                throw GpiodLCDBusError(function: "gpiod_chip_get_line(\(offset))", code: errno)
-            }
-            guard gpiod_line_request_output(line, consumer, 0) == 0 else {
-                throw GpiodLCDBusError(function: "gpiod_line_request_output(\(offset))", code: errno)
-            }
-            requested.append(line)
-            return line
-        }
+        let chip: GpiodChip
         do {
-            registerSelect = try output(pins.registerSelect)
-            enable = try output(pins.enable)
-            data = try pins.data.map(output)
-            backlight = try pins.backlight.map(output)
-        } catch {
-            requested.forEach { gpiod_line_release($0) }
-            gpiod_chip_close(chip)
-            throw error
+            chip = try GpiodChip(lookup: chipPath, consumer: consumer)
+        } catch let error as GPIOError {
+            throw GpiodLCDBusError(function: "gpiod_chip_open(\(chipPath))", code: error.errno ?? EIO)
         }
+        func output(_ offset: Int, _ role: String, level: Bool = false) throws -> GpiodChip.Request {
+            do {
+                guard let line = UInt32(exactly: offset) else { throw GPIOError(.lineNotFound, "no line \(offset)", errno: EINVAL) }
+                return try chip.requestOutput(chip.offset(of: .offset(line)), level: level, role: role)
+            } catch let error as GPIOError {
+                throw GpiodLCDBusError(function: "request line \(offset) (\(role)) as output", code: error.errno ?? EIO)
+            }
+        }
+        // On a throw the chip goes out of scope and releases what was requested.
+        registerSelect = try output(pins.registerSelect, "lcd.rs")
+        enable = try output(pins.enable, "lcd.e")
+        data = try pins.data.enumerated().map { try output($0.element, "lcd.d\($0.offset + 4)") }
+        backlight = try pins.backlight.map { try output($0, "lcd.backlight", level: true) }
         self.chip = chip
-        if let backlight { gpiod_line_set_value(backlight, 1) }
     }
 
     public func writeNibble(_ nibble: UInt8, register: HD44780Register, executionMicroseconds: Int) throws {
@@ -93,20 +85,20 @@ public final class GpiodLCDBus: LCDBus {
 
     public func flush() throws {}
 
-    /// Releases the lines and closes the chip (wraps `gpiod_chip_close`, which releases requested lines).
+    /// Releases the lines and closes the chip.
     public func close() {
-        if let chip {
-            gpiod_chip_close(chip)
-            self.chip = nil
-        }
+        chip?.close()
+        chip = nil
     }
 
     deinit { close() }
 
-    private func set(_ line: OpaquePointer, _ level: Bool) throws {
-        guard chip != nil else { throw GpiodLCDBusError(function: "gpiod_line_set_value", code: EBADF) }
-        guard gpiod_line_set_value(line, level ? 1 : 0) == 0 else {
-            throw GpiodLCDBusError(function: "gpiod_line_set_value", code: errno)
+    private func set(_ line: GpiodChip.Request, _ level: Bool) throws {
+        guard let chip else { throw GpiodLCDBusError(function: "set line \(line.offset)", code: EBADF) }
+        do {
+            try chip.setValue(line, level)
+        } catch let error as GPIOError {
+            throw GpiodLCDBusError(function: "set line \(line.offset) (\(line.role))", code: error.errno ?? EIO)
         }
     }
 
@@ -119,9 +111,9 @@ public final class GpiodLCDBus: LCDBus {
     }
 }
 
-/// A libgpiod call of the LCD's GPIO wiring failed.
+/// A step of the LCD's GPIO wiring failed.
 public struct GpiodLCDBusError: Error, Equatable, CustomStringConvertible {
-    /// The failing call and its argument.
+    /// The failing step and its argument.
     public let function: String
     /// The errno value.
     public let code: Int32

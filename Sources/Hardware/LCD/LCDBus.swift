@@ -6,7 +6,7 @@ public protocol LCDBus: AnyObject {
     /// Puts `nibble` on D4–D7 with RS for `register`, strobes E (the controller latches on the
     /// falling edge), and makes sure the controller gets `executionMicroseconds` before the next nibble.
     ///
-    /// A bus may queue nibbles; `flush()` sends them. Throws the bus's own error (`I2CError`, `GpiodError`).
+    /// A bus may queue nibbles; `flush()` sends them. Throws the bus's own error (`I2CError`, `GpiodLCDBusError`).
     func writeNibble(_ nibble: UInt8, register: HD44780Register, executionMicroseconds: Int) throws
 
     /// Sends what is queued, then leaves the controller alone for at least `microseconds`.
