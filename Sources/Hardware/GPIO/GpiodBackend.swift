@@ -16,6 +16,9 @@ public final class GpiodBackend: GPIOBackend {
     private var ordering: EdgeOrderingBuffer
     private let maximumWaitMilliseconds: Int32
 
+    /// The libgpiod release this build talks to ("1.6.3", "2.2.1"), for diagnostics.
+    public static var libgpiodVersion: String { GpiodChip.library }
+
     /// The default ordering window: edges are held this long after their timestamp.
     public static let defaultOrderingWindowNanoseconds: UInt64 = 2_000_000
 

@@ -139,9 +139,9 @@ struct DoctorCommand: ParsableCommand {
             let lines = InputDecoder.lines(for: settings)
             _ = try backend.request(chip: settings.chip, lines: lines)
             backend.release()
-            return Finding(check: "gpio", ok: true, detail: "\(lines.count) lines on \(settings.chip) can be requested")
+            return Finding(check: "gpio", ok: true, detail: "\(lines.count) lines on \(settings.chip) can be requested (libgpiod \(GpiodBackend.libgpiodVersion))")
         } catch let error as GPIOError where error.code == .lineBusy && daemonRunning {
-            return Finding(check: "gpio", ok: true, detail: "lines on \(settings.chip) held by the running daemon")
+            return Finding(check: "gpio", ok: true, detail: "lines on \(settings.chip) held by the running daemon (libgpiod \(GpiodBackend.libgpiodVersion))")
         } catch {
             return Finding(check: "gpio", ok: false, detail: "\(settings.chip): \(error)",
                            advice: "check [hardware] chip and pins ('gpioinfo'), and that the user is in group gpio")
