@@ -9,7 +9,8 @@
 #
 # `run` mounts /proc, /dev, /sys, the repository and /opt/swift-packages (the package mirror,
 # with the host's git insteadOf rules) in a mount namespace of its own, so nothing stays mounted
-# once CMD ends and the cache can be deleted with rm -rf.
+# once CMD ends and the cache can be deleted with rm -rf. The repository's Package.resolved is
+# covered by the root's own (/var/lib/wavedial/Package.resolved).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 root=${TRIXIE_ROOT:-$repo/.build-pi/trixie-root}
@@ -20,6 +21,13 @@ wanted() { grep -hv '^\s*#' "${lists[@]}" | tr -s ' \n' '\n' | sed '/^$/d' | sor
 
 # Runs "$@" chrooted in the root with the mounts above, in a private mount namespace.
 in_root() {
+    # The root resolves patched copies of some packages (scripts/pi/swift60-mirrors.sh), and SwiftPM
+    # checks out exactly the revisions Package.resolved pins: the root keeps a file of its own over
+    # the host's, which must exist to be covered (an empty one is a valid start for both).
+    local empty='{"pins":[],"version":3}'
+    mkdir -p "$root/var/lib/wavedial"
+    [ -s "$root/var/lib/wavedial/Package.resolved" ] || echo "$empty" >"$root/var/lib/wavedial/Package.resolved"
+    [ -e "$repo/Package.resolved" ] || echo "$empty" >"$repo/Package.resolved"
     unshare --mount --propagation private -- sh -ec '
         root=$1 repo=$2; shift 2
         mount --bind /proc "$root/proc"
@@ -27,6 +35,7 @@ in_root() {
         mount --bind /sys "$root/sys"
         mkdir -p "$root/src" "$root/opt/swift-packages"
         mount --bind "$repo" "$root/src"
+        mount --bind "$root/var/lib/wavedial/Package.resolved" "$root/src/Package.resolved"
         [ ! -d /opt/swift-packages ] || mount --bind /opt/swift-packages "$root/opt/swift-packages"
         exec chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
             LANG=C.UTF-8 TERM="${TERM:-dumb}" sh -c "cd /src && exec \"\$@\"" sh "$@"
