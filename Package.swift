@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
 import PackageDescription
 
 // Every module runs in Swift 5 language mode: the C libraries we wrap are not
@@ -19,10 +19,13 @@ let package = Package(
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
     ],
+    // Tools 6.0 and these minimums are what Debian 13's Swift 6.0.3 can build and resolve: SwiftPM
+    // skips versions whose manifests need a newer Swift (GRDB from 7.9 and swift-log from 1.12 do).
+    // GRDB 7.6 brought the throwing row accessors Station reads with.
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [

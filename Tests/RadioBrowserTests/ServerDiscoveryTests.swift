@@ -20,8 +20,11 @@ final class ServerDiscoveryTests: XCTestCase {
             return [0xC0, UInt8(questionOffset), 0, 33, 0, 1, 0, 0, 0x0e, 0x10, UInt8(data.count >> 8), UInt8(data.count & 0xff)] + data
         }
         message += answer(priority: 1, weight: 1, port: 443, target: name(["de1", "api", "radio-browser", "info"]))
-        message += answer(priority: 1, weight: 1, port: 443, target: [3] + Array("at1".utf8) + [3] + Array("api".utf8)
-                          + [0xC0, UInt8(domainOffset)])
+        // In typed parts: as one sum, Swift 6.0's type checker gives up on it.
+        let at1: [UInt8] = [3] + Array("at1".utf8)
+        let api: [UInt8] = [3] + Array("api".utf8)
+        let pointer: [UInt8] = [0xC0, UInt8(domainOffset)]
+        message += answer(priority: 1, weight: 1, port: 443, target: at1 + api + pointer)
         return message
     }
 
