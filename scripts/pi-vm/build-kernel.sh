@@ -12,7 +12,7 @@
 #   scripts/pi-vm/build-kernel.sh
 #
 # Output: $PI_VM_DIR/Image, $PI_VM_DIR/modules/: the modules the guest loads (9p, overlayfs,
-# configfs, gpio-sim and what they depend on), uncompressed, with `order` listing them in load order;
+# snd-aloop, configfs, gpio-sim and what they depend on), uncompressed, with `order` listing them in load order;
 # $PI_VM_DIR/busybox: trixie's static arm64 busybox for the initramfs (build-initramfs.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -96,7 +96,9 @@ configfs=$(modprobe -d "${modules%/lib/modules/*}" -S "$version" --show-depends 
 
 rm -rf "$dir/modules"
 mkdir -p "$dir/modules"
-for module in 9pnet_virtio 9p overlay $(modinfo -F depends "$sim" | tr ',' ' '); do
+# snd-aloop: a sound card whose playback the kernel paces in real time, under the appliance check's
+# capture file (arm64-vm), as a DAC would pace the daemon on the Pi.
+for module in 9pnet_virtio 9p overlay snd-aloop $(modinfo -F depends "$sim" | tr ',' ' '); do
     modprobe -d "${modules%/lib/modules/*}" -S "$version" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' | while read -r ko; do
     # busybox's insmod takes plain modules; Debian ships them xz-compressed
