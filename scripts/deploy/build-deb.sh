@@ -11,6 +11,10 @@
 #   --version V          package version (default 0.1.0~gitDATE.SHA of the last commit)
 #   --allow-unpackaged   let the binaries need libraries no Debian package holds (a debug
 #                        build's Swift runtime): such a package only runs where the toolchain is
+#   --arch ARCH          package binaries built for another architecture (arm64, with --from;
+#                        scripts/build-pi): stripped with that architecture's binutils
+#   --root DIR           for --arch: the target system whose dpkg names the libraries' packages
+#                        (the sysroot of scripts/pi/swift-sdk.sh)
 # The package: wavedial (and wavediald when built) in /usr/bin, the systemd unit, udev rules,
 # completions, man pages, the hardware docs, and /etc/wavedial/config.toml as a conffile.
 # Its maintainer scripts (deploy/debian/) create the wavedial user and the device groups,
@@ -18,13 +22,15 @@
 # DPKG_ROOT, so `dpkg --root DIR --force-script-chrootless` installs into a plain directory.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-from="" out=$repo/out/deb version="" allow=()
+from="" out=$repo/out/deb version="" allow=() arch="" root=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --from) from=$(realpath "$2"); shift 2 ;;
     --out) out=$(realpath -m "$2"); shift 2 ;;
     --version) version=$2; shift 2 ;;
     --allow-unpackaged) allow=(--allow-unpackaged); shift ;;
+    --arch) arch=$2; shift 2 ;;
+    --root) root=(--root "$(realpath "$2")"); shift 2 ;;
     -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "build-deb.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
@@ -36,7 +42,18 @@ fi
 if [ -z "$version" ]; then
   version="0.1.0~git$(git -C "$repo" log -1 --format=%cd --date=format:%Y%m%d%H%M%S).$(git -C "$repo" log -1 --format=%h)"
 fi
-arch=$(dpkg --print-architecture)
+strip=strip
+if [ -z "$arch" ] || [ "$arch" = "$(dpkg --print-architecture)" ]; then
+  arch=$(dpkg --print-architecture)
+else
+  # the host's strip knows only its own architecture's relocations
+  case "$arch" in
+    arm64) strip=aarch64-linux-gnu-strip ;;
+    *) echo "build-deb.sh: no strip known for $arch" >&2; exit 64 ;;
+  esac
+  [ ${#root[@]} -gt 0 ] || { echo "build-deb.sh: --arch $arch needs --root (the $arch system's tree)" >&2; exit 64; }
+  [ -n "$from" ] || { echo "build-deb.sh: --arch $arch needs --from (this machine builds for $(dpkg --print-architecture))" >&2; exit 64; }
+fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -44,10 +61,10 @@ chmod 0755 "$stage"
 "$repo/deploy/install.sh" --files-only --root "$stage" --prefix /usr --from "$from" >/dev/null
 binaries=("$stage"/usr/bin/*)
 # Symbols are for debugging, not for the radio (Swift's runtime metadata is not in them).
-strip --strip-unneeded "${binaries[@]}"
+"$strip" --strip-unneeded "${binaries[@]}"
 
 mkdir -p "$stage/DEBIAN"
-depends=$("$repo/scripts/deploy/runtime-deps.sh" "${allow[@]}" "${binaries[@]}" | paste -sd, | sed 's/,/, /g')
+depends=$("$repo/scripts/deploy/runtime-deps.sh" ${allow[@]+"${allow[@]}"} ${root[@]+"${root[@]}"} "${binaries[@]}" | paste -sd, | sed 's/,/, /g')
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat > "$stage/DEBIAN/control" <<EOF
 Package: wavedial
