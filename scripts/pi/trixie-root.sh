@@ -30,6 +30,8 @@ in_root() {
     [ -e "$repo/Package.resolved" ] || echo "$empty" >"$repo/Package.resolved"
     unshare --mount --propagation private -- sh -ec '
         root=$1 repo=$2; shift 2
+        # The root is a mount point of its own, so that "ip netns" can make / a slave mount.
+        mount --bind "$root" "$root"
         mount --bind /proc "$root/proc"
         mount --bind /dev "$root/dev"
         mount --bind /sys "$root/sys"
