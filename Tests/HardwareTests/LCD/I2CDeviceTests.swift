@@ -17,7 +17,9 @@ final class I2CDeviceTests: XCTestCase {
         XCTAssertThrowsError(try I2CDevice(path: "/dev/null", address: 0x27)) { error in
             let error = error as? I2CError
             XCTAssertEqual(error?.function, "ioctl(I2C_SLAVE)")
-            XCTAssertEqual(error?.code, ENOTTY)
+            // qemu-user (scripts/test.d/arm64-user) does not pass I2C_SLAVE on and answers ENOSYS, a known artifact
+            let qemuUser = getenv("WAVEDIAL_QEMU_USER") != nil
+            XCTAssertEqual(error?.code, qemuUser ? ENOSYS : ENOTTY)
         }
     }
 
