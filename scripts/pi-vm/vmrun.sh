@@ -48,6 +48,9 @@ for d in ${PI_VM_RW:-}; do
 done
 append="$append pivm.share=$shares"
 
+# One vCPU: with -smp 2 the GPIO cases ran 3x slower on this 2-core host and 4 of 20 failed (edges of
+# several lines out of order, detents lost: gpio-sim raises its edges from irq_work, which then runs
+# on the other vCPU, late).
 # -cpu max with pauth-impdef: pointer authentication with QEMU's own cheap hash instead of
 # emulated QARMA, which costs TCG much of its speed on a kernel and userland built with PAC.
 timeout -k 5 "${PI_VM_TIMEOUT:-600}" \
