@@ -58,9 +58,12 @@ Dir::Etc::Parts "$d/etc/apt.conf.d";
 APT::Sandbox::User "root";
 EOF
     if [ ! -f "$apt_dir/state/lists/.fetched" ] || [ "${ARM64_ROOT_UPDATE:-0}" = 1 ]; then
-        root_apt apt-get update -qq >&2
-        touch "$apt_dir/state/lists/.fetched"
+        update_apt
     fi
+}
+update_apt() {
+    root_apt apt-get update -qq >&2
+    touch "$apt_dir/state/lists/.fetched"
 }
 
 # The .deb file apt keeps for "NAME VERSION ARCH" (an epoch's colon is written %3a).
@@ -102,11 +105,12 @@ tree() {
     fi
     prepare_apt
     # "Inst NAME (VERSION SUITE [ARCH])": with an empty status every package of the closure is listed
-    local closure
     # shellcheck disable=SC2086  # one argument per package name
-    closure=$(root_apt apt-get install -s $packages | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) [^[]*\[\([^]]*\)\].*/\1 \2 \3/p')
+    closure() { root_apt apt-get install -s $packages | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) [^[]*\[\([^]]*\)\].*/\1 \2 \3/p'; }
+    # A point release removes the versions the cached index names: fetch the index again once.
     # shellcheck disable=SC2086
-    root_apt apt-get install --download-only -qq $packages >&2
+    root_apt apt-get install --download-only -qq $packages >&2 \
+        || { update_apt; root_apt apt-get install --download-only -qq $packages >&2; }
     rm -rf "$out"
     mkdir -p "$out/usr/bin" "$out/usr/sbin" "$out/usr/lib" "$out/var/lib/dpkg/info"
     : > "$out/.arm64-root"  # ours, even if this unpack fails half-way; complete once it names the packages
@@ -120,7 +124,9 @@ tree() {
         dpkg-deb -x "$deb" "$out"
         register "$out" "$deb"
         count=$((count + 1))
-    done <<< "$closure"
+    done < <(closure)
+    # (a failing apt-get -s in the process substitution above only shows as nothing unpacked)
+    [ $count -gt 0 ] || { echo "arm64-root: apt resolved no packages for ${lists[*]}" >&2; exit 1; }
     echo "$packages" > "$out/.arm64-root"
     echo "arm64-root: $count packages unpacked in $out" >&2
     echo "$out"
