@@ -63,20 +63,27 @@ public final class GPIOSimChip {
     /// Drives a recorded or generated signal onto the lines: edge `i` of line `l` goes to offset
     /// `offsets[l]`, inverted where `activeLow[l]`, at its time relative to the first edge
     /// (times scaled by `timeScale`). Edges of one line closer than a write takes come back to
-    /// back; consecutive edges of different lines stay `minimumLineGap` ns apart even when the
-    /// playback is late (a stalled guest would otherwise burst them faster than the signal has them).
+    /// back. When the playback is late (a stalled guest under software emulation), it stretches the
+    /// signal rather than compress it: consecutive edges of different lines stay `minimumLineGap` ns
+    /// apart, and an edge of a line comes no sooner after that line's previous edge than the signal
+    /// has it (a late release would otherwise cut an 80 ms press to a glitch the debouncer drops).
     public func play(_ edges: [GPIOEdge], offsets: [Int], activeLow: [Bool], timeScale: Double = 1,
                      minimumLineGap: UInt64 = 0) throws {
         guard let first = edges.first?.timestamp else { return }
         let start = MonotonicClock.now()
         var previous: (line: Int, time: UInt64)?
+        var previousOfLine: [Int: (signal: UInt64, written: UInt64)] = [:]
         for edge in edges {
             var due = start + UInt64(Double(edge.timestamp - first) * timeScale)
             if let previous, previous.line != edge.line { due = max(due, previous.time + minimumLineGap) }
+            if let last = previousOfLine[edge.line] {
+                due = max(due, last.written + UInt64(Double(edge.timestamp - last.signal) * timeScale))
+            }
             let now = MonotonicClock.now()
             if due > now { usleep(UInt32(min((due - now) / 1_000, UInt64(UInt32.max)))) }
             try pull(offsets[edge.line], high: edge.level != activeLow[edge.line])
             previous = (edge.line, MonotonicClock.now())
+            previousOfLine[edge.line] = (edge.timestamp, previous!.time)
         }
     }
 
