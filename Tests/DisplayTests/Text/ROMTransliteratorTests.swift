@@ -71,7 +71,11 @@ final class ROMTransliteratorTests: XCTestCase {
     func testSweepsEveryStationNameOfTheSample() throws {
         let sample = ProjectPaths.sharedData.appendingPathComponent("radiobrowser-geo-sample.json")
         guard FileManager.default.fileExists(atPath: sample.path) else {
-            throw XCTSkip("\(sample.path) is absent")
+            // CI always has ../shared beside the clone: there the sample's absence is a failure, not a skip.
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                return XCTFail("\(sample.path) is absent, and CI has ../shared/data")
+            }
+            throw XCTSkip("\(sample.path) is absent (../shared/data beside the checkout)")
         }
         struct Station: Decodable { let name: String }
         let stations = try JSONDecoder().decode([Station].self, from: Data(contentsOf: sample))
