@@ -20,9 +20,8 @@ export GPIO_VM_DIR=${GPIO_VM_DIR:-$here/../../.build-gpio-vm}
 "$here/build-kernel.sh" || exit 125
 "$here/build-initramfs.sh" || exit 125
 case $PWD in *' '*) echo "vmrun: the current directory must not contain spaces" >&2; exit 2 ;; esac
-ctl=$(mktemp -d)
-trap 'rm -rf "$ctl"' EXIT
-{ printf '%q ' "$@"; echo; } >"$ctl/cmd.sh"
+. "$(dirname "$0")/../vm-console.sh"
+vm_control "$@"
 
 append="console=ttyS0 quiet loglevel=3 panic=-1 gpiovm.cwd=$PWD"
 share=(-virtfs "local,path=$ctl,mount_tag=gpiovmctl,security_model=none"
@@ -35,16 +34,9 @@ for d in ${GPIO_VM_RW:-}; do
 done
 [ -n "$rw" ] && append="$append gpiovm.rw=$rw"
 
-timeout -k 5 "${GPIO_VM_TIMEOUT:-600}" \
+vm_console "${GPIO_VM_TIMEOUT:-600}" \
   qemu-system-x86_64 -nodefaults -no-user-config -no-reboot \
     -display none -serial stdio -monitor none \
     -accel tcg -cpu max -m "${GPIO_VM_MEM:-1024M}" -smp 1 \
     -kernel "$GPIO_VM_DIR/bzImage" -initrd "$GPIO_VM_DIR/initramfs.cpio.gz" \
-    -append "$append" "${share[@]}" </dev/null 2>&1 |
-  tr -d '\r' | sed '/\] reboot: Restarting system$/d'
-qrc=${PIPESTATUS[0]}
-if ! [ -s "$ctl/rc" ]; then
-    echo "vmrun: no exit status from the guest (qemu status $qrc; 124 = timeout)" >&2
-    exit 125
-fi
-exit "$(cat "$ctl/rc")"
+    -append "$append" "${share[@]}"

@@ -27,9 +27,8 @@ export PI_VM_DIR=${PI_VM_DIR:-$repo/.build-pi-vm}
 [ -s "$PI_VM_DIR/Image" ] && [ -s "$PI_VM_DIR/modules/order" ] || "$here/build-kernel.sh" || exit 125
 "$here/build-initramfs.sh" || exit 125
 case $PWD in *' '*) echo "vmrun: the current directory must not contain spaces" >&2; exit 2 ;; esac
-ctl=$(mktemp -d)
-trap 'rm -rf "$ctl"' EXIT
-{ printf '%q ' "$@"; echo; } >"$ctl/cmd.sh"
+. "$(dirname "$0")/../vm-console.sh"
+vm_control "$@"
 
 append="console=ttyAMA0 quiet loglevel=3 panic=-1 pivm.cwd=$PWD"
 share=(-virtfs "local,path=$ctl,mount_tag=pivmctl,security_model=none"
@@ -53,16 +52,9 @@ append="$append pivm.share=$shares"
 # on the other vCPU, late).
 # -cpu max with pauth-impdef: pointer authentication with QEMU's own cheap hash instead of
 # emulated QARMA, which costs TCG much of its speed on a kernel and userland built with PAC.
-timeout -k 5 "${PI_VM_TIMEOUT:-600}" \
+vm_console "${PI_VM_TIMEOUT:-600}" \
   qemu-system-aarch64 -nodefaults -no-user-config -no-reboot \
     -M virt -accel tcg -cpu max,pauth-impdef=on -m "${PI_VM_MEM:-1024M}" -smp "${PI_VM_SMP:-1}" \
     -display none -serial stdio -monitor none -nic none \
     -kernel "$PI_VM_DIR/Image" -initrd "$PI_VM_DIR/initramfs.cpio.gz" \
-    -append "$append" "${share[@]}" </dev/null 2>&1 |
-  tr -d '\r' | sed '/\] reboot: Restarting system$/d'
-qrc=${PIPESTATUS[0]}
-if ! [ -s "$ctl/rc" ]; then
-    echo "vmrun: no exit status from the guest (qemu status $qrc; 124 = timeout)" >&2
-    exit 125
-fi
-exit "$(cat "$ctl/rc")"
+    -append "$append" "${share[@]}"
