@@ -2,29 +2,9 @@ import CMpg123
 
 /// MPEG audio (MP3, MP2) decoding with libmpg123 in feed mode, always to signed 16-bit samples.
 ///
-/// Bytes go in with ``feed(_:)`` as they come from the network; PCM comes out with
-/// ``read(into:)``. Garbage between frames is skipped (libmpg123 resyncs); a change of sample rate
-/// or channel count mid-stream is reported as ``Output/newFormat(_:)``. Not thread-safe: owned
-/// by one thread (the audio thread, or the caller of a probe).
-public final class Mpg123Decoder {
-    /// One step of decoding.
-    public enum Output: Equatable {
-        /// `bytes` bytes of PCM were written to the buffer (may be 0 with nothing else to say).
-        case pcm(bytes: Int)
-        /// The bytes fed so far are used up: feed more.
-        case needMore
-        /// The PCM that follows has this format; reconfigure the output before writing it.
-        case newFormat(PCMFormat)
-    }
-
-    /// What the frame header says about the stream.
-    public struct FrameInfo: Equatable, Sendable {
-        /// "MP3", "MP2" or "MP1".
-        public var codec: String
-        /// kbit/s of the current frame (the average for VBR streams is not known from one frame).
-        public var bitrate: Int
-    }
-
+/// The ``AudioDecoder`` of ``AudioEncoding/mpeg``. Garbage between frames is skipped (libmpg123
+/// resyncs without limit). Not thread-safe: owned by one thread.
+public final class Mpg123Decoder: AudioDecoder {
     private let handle: OpaquePointer
 
     /// Creates a handle (`mpg123_new`) set for radio: quiet, unlimited resync, 16-bit output at every rate.
@@ -69,8 +49,8 @@ public final class Mpg123Decoder {
     /// Decodes into `buffer` (`mpg123_read`).
     ///
     /// A decoding error (a stream libmpg123 cannot follow) restarts the decoder and reports
-    /// ``Output/needMore``: the stream continues with the next bytes fed, as on a radio.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Output {
+    /// ``AudioDecoderOutput/needMore``: the stream continues with the next bytes fed, as on a radio.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> AudioDecoderOutput {
         var done = 0
         let result = mpg123_read(handle, buffer.baseAddress, buffer.count, &done)
         switch result {
@@ -90,11 +70,12 @@ public final class Mpg123Decoder {
         }
     }
 
-    /// The current frame's codec and bitrate (`mpg123_info2`), nil before the first frame.
-    public var frameInfo: FrameInfo? {
+    /// The current frame's layer ("MP3", "MP2", "MP1") and bitrate (`mpg123_info2`; a VBR stream's
+    /// average is not known from one frame), nil before the first frame.
+    public var streamInfo: AudioStreamInfo? {
         var info = mpg123_frameinfo2()
         guard mpg123_info2(handle, &info) == Int32(MPG123_OK.rawValue), info.layer > 0 else { return nil }
-        return FrameInfo(codec: "MP\(info.layer)", bitrate: Int(info.bitrate))
+        return AudioStreamInfo(codec: "MP\(info.layer)", bitrate: Int(info.bitrate))
     }
 
     private func check(_ result: Int32, _ function: String) throws {

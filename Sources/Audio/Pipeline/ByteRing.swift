@@ -15,6 +15,9 @@ public final class ByteRing: @unchecked Sendable {
         case title(String)
         /// A new connection starts here: the bytes before and after do not join up (restart the decoder).
         case discontinuity
+        /// The bytes from here on are in this encoding (marked before a connection's first audio when it
+        /// differs from the last one's): the reader switches decoders.
+        case encoding(AudioEncoding)
     }
 
     /// What became of a write.

@@ -18,7 +18,10 @@ final class AudioLoop {
     private let player: Player
     private let settings: PlayerSettings
     private let output: AlsaOutput
-    private var decoder: Mpg123Decoder?
+    /// The decoder for the bytes being read, picked by the ring's ``ByteRing/Mark/encoding(_:)`` marks.
+    private var decoder: AudioDecoder?
+    /// Decoders made so far, kept for the next station in the same encoding.
+    private var decoders: [AudioEncoding: AudioDecoder] = [:]
     private var volume = Volume(gain: 0)
     private var current: StationSession?
     private var ringGeneration = 0
@@ -31,7 +34,7 @@ final class AudioLoop {
     private var lastRefresh = 0.0
     private var readsSinceBitrate = 0
     private var input = [UInt8](repeating: 0, count: 4096)
-    private var pcm = [Int16](repeating: 0, count: 1152 * 2 * 4)
+    private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2)
     private var pendingTitles: [(frame: Int64, title: String)] = []
     private var unconfirmedFormat: PCMFormat?
     private var lastFormat = PCMFormat(sampleRate: 44100, channels: 2)
@@ -50,12 +53,6 @@ final class AudioLoop {
     }
 
     func run() {
-        var decoderError: Error?
-        do {
-            decoder = try Mpg123Decoder()
-        } catch {
-            decoderError = error
-        }
         while true {
             let command = player.currentCommand()
             if command.shuttingDown {
@@ -71,10 +68,6 @@ final class AudioLoop {
                 output.close()
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
-            }
-            if let decoderError, !finished {
-                finished = true
-                player.outputFailed(decoderError, session: session)
             }
             if command.paused {
                 fadeOut()
@@ -106,12 +99,32 @@ final class AudioLoop {
             try? output.open(format: lastFormat)
         }
         ringGeneration = session?.ring.generation ?? 0
-        try? decoder?.restart()
+        // Every session marks its encoding before its first audio.
+        decoder = nil
         pendingTitles.removeAll()
         prebuffering = true
         finished = false
         playedInSession = false
         startTimeoutReported = false
+    }
+
+    /// The bytes from here on are in `encoding`: its decoder, fresh. A codec library that cannot make
+    /// one ends the station (a format it cannot play).
+    private func switchDecoder(to encoding: AudioEncoding, session: StationSession) {
+        if let existing = decoders[encoding] {
+            decoder = existing
+            try? existing.restart()
+            return
+        }
+        do {
+            let made = try AudioDecoders.make(for: encoding)
+            decoders[encoding] = made
+            decoder = made
+        } catch {
+            decoder = nil
+            finished = true
+            player.outputFailed(error, session: session)
+        }
     }
 
     /// One read from the ring, decoded and played.
@@ -147,6 +160,8 @@ final class AudioLoop {
             case .discontinuity:
                 // A new connection: its first frame does not continue the last one's partial frame.
                 try? decoder?.restart()
+            case .encoding(let encoding):
+                switchDecoder(to: encoding, session: session)
             }
         }
         let count = read(from: ring, timeout: 0.02)
@@ -188,6 +203,9 @@ final class AudioLoop {
             switch result {
             case .needMore:
                 return
+            case .title(let title):
+                // In-band metadata: heard when the PCM decoded after it leaves the device.
+                pendingTitles.append((output.framesWritten, title))
             case .newFormat(let format):
                 unconfirmedFormat = format == output.format ? nil : format
                 unconfirmedFrames = 0
@@ -244,7 +262,7 @@ final class AudioLoop {
         }
         publishDueTitles(session)
         readsSinceBitrate += 1
-        if readsSinceBitrate >= 200, let info = decoder?.frameInfo, info.bitrate > 0 {
+        if readsSinceBitrate >= 200, let info = decoder?.streamInfo, info.bitrate > 0 {
             readsSinceBitrate = 0
             session.bytesPerSecond = info.bitrate * 125
         }

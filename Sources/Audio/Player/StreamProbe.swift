@@ -81,6 +81,8 @@ public enum StreamProbe {
                 switch output.withUnsafeMutableBytes({ decoder.read(into: $0) }) {
                 case .needMore:
                     break decoding
+                case .title(let title):
+                    if result.title == nil { result.title = title }
                 case .newFormat(let format):
                     result.sampleRate = format.sampleRate
                     result.channels = format.channels
@@ -93,7 +95,7 @@ public enum StreamProbe {
         let (finalResponse, finalFailure, dropped) = lock.withLock { (response, failure, lastFailure) }
         result.url = finalResponse?.url ?? url
         result.name = finalResponse?.name
-        if decodedAt != nil, let info = decoder.frameInfo {
+        if decodedAt != nil, let info = decoder.streamInfo {
             result.playable = true
             result.codec = info.codec
             result.bitrate = info.bitrate > 0 ? info.bitrate : finalResponse?.bitrate

@@ -52,14 +52,14 @@ final class Mpg123DecoderTests: XCTestCase {
         XCTAssertGreaterThan(Double(frames) / 44100, 2.5)
     }
 
-    func testFrameInfo() throws {
+    func testStreamInfo() throws {
         let decoder = try Mpg123Decoder()
-        XCTAssertNil(decoder.frameInfo)
+        XCTAssertNil(decoder.streamInfo)
         let tone = try bytes(TestMedia.tone(seconds: 2))
         try tone.withUnsafeBytes { try decoder.feed($0) }
         var output = [UInt8](repeating: 0, count: 32768)
         _ = output.withUnsafeMutableBytes { decoder.read(into: $0) }
         _ = output.withUnsafeMutableBytes { decoder.read(into: $0) }
-        XCTAssertEqual(decoder.frameInfo, Mpg123Decoder.FrameInfo(codec: "MP3", bitrate: 128))
+        XCTAssertEqual(decoder.streamInfo, AudioStreamInfo(codec: "MP3", bitrate: 128))
     }
 }
