@@ -10,16 +10,18 @@ public struct StreamProbeResult: Equatable, Sendable {
     public var failure: PlaybackFailure?
     /// The stream URL after redirects and playlists.
     public var url: String
-    /// "MP3", "MP2" or "MP1".
+    /// "MP3", "MP2", "AAC", "HE-AAC", "HE-AACv2", "Opus", "Vorbis", "FLAC".
     public var codec: String?
-    /// kbit/s, from the first frame (or `icy-br`).
+    /// kbit/s, measured (the decoder's frames, else bytes over decoded time), else `icy-br`.
     public var bitrate: Int?
     public var sampleRate: Int?
     public var channels: Int?
     /// `icy-name`.
     public var name: String?
-    /// The first ICY `StreamTitle`, when one arrived within the probe.
+    /// The first title (ICY `StreamTitle`, or in-band: Vorbis comments, OpusTags, HLS ID3), when one arrived within the probe.
     public var title: String?
+    /// Whether the URL is an HTTP Live Streaming playlist (the audio came from its segments).
+    public var hls: Bool = false
 }
 
 /// Resolves and probes a stream: connects as the player would (playlists, redirects, ICY), decodes the
