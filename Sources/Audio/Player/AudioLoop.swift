@@ -123,7 +123,7 @@ final class AudioLoop {
         } catch {
             decoder = nil
             finished = true
-            player.outputFailed(error, session: session)
+            player.decoderFailed(error, session: session)
         }
     }
 
