@@ -25,6 +25,8 @@ public final class Player: @unchecked Sendable {
     }
 
     public let settings: PlayerSettings
+    /// The device the audio thread plays to (only that thread touches it).
+    let output: AudioOutput
     private let logger: Logger
     private let control = ConditionLock()
     private let events = DispatchQueue(label: "wd-player-events")
@@ -56,8 +58,11 @@ public final class Player: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: see ``PlayerSettings`` for the defaults.
     ///   - logger: the `wavedial.audio` logger; the player logs at `info` and below.
-    public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio")) {
+    ///   - output: where the audio goes; by default the ALSA device of `settings.output`.
+    public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio"),
+                output: AudioOutput? = nil) {
         self.settings = settings
+        self.output = output ?? AlsaOutput(settings: settings.output)
         self.logger = logger
         level = settings.volume
     }
