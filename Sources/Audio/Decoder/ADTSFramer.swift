@@ -53,21 +53,28 @@ public struct ADTSFramer {
 
     /// The next whole frame, nil when more bytes are needed to find or confirm one. Skips junk before it.
     public mutating func nextFrame() -> Frame? {
-        while bytes.count - position >= ADTSHeader.fixedLength {
-            if let header = ADTSHeader(bytes, at: position) {
-                let end = position + header.frameLength
-                if let previous, header.continues(previous) {
-                    guard end <= bytes.count else { return nil }
-                    return take(header, end: end)
-                }
-                // Lost, or the stream seems to change: believe it when the next header is where it should be.
-                guard end + ADTSHeader.fixedLength <= bytes.count else { return nil }
-                if let next = ADTSHeader(bytes, at: end), next.continues(header) {
-                    return take(header, end: end)
+        guard bytes.count - position >= ADTSHeader.fixedLength else { return nil }
+        if let previous, let header = ADTSHeader(bytes, at: position), header.continues(previous) {
+            let end = position + header.frameLength
+            return end <= bytes.count ? take(header, at: position, end: end) : nil
+        }
+        // Lost, or the stream seems to change: the first header that the next one confirms. A header whose
+        // confirmation is not here yet keeps its bytes, but a later confirmed one wins (a fake length can
+        // point up to 8 KB ahead).
+        var candidate = position
+        var waiting: Int?
+        while bytes.count - candidate >= ADTSHeader.fixedLength {
+            if let header = ADTSHeader(bytes, at: candidate) {
+                let end = candidate + header.frameLength
+                if end + ADTSHeader.fixedLength > bytes.count {
+                    if waiting == nil { waiting = candidate }
+                } else if let next = ADTSHeader(bytes, at: end), next.continues(header) {
+                    return take(header, at: candidate, end: end)
                 }
             }
-            skipToNextSync()
+            candidate = bytes[(candidate + 1)...].firstIndex(of: 0xFF) ?? bytes.count
         }
+        skip(to: waiting ?? candidate)
         return nil
     }
 
@@ -77,19 +84,18 @@ public struct ADTSFramer {
         return bytes.withUnsafeBufferPointer { body(UnsafeMutablePointer(mutating: $0.baseAddress! + frame.range.lowerBound), frame.range.count) }
     }
 
-    private mutating func take(_ header: ADTSHeader, end: Int) -> Frame {
-        let frame = Frame(header: header, range: position..<end)
+    private mutating func take(_ header: ADTSHeader, at start: Int, end: Int) -> Frame {
+        skip(to: start)
         position = end
         previous = header
-        return frame
+        return Frame(header: header, range: start..<end)
     }
 
-    /// Moves past the byte at ``position`` to the next `0xFF` (or to the last byte, which may start a sync word).
-    private mutating func skipToNextSync() {
-        previous = nil
-        let next = bytes[(position + 1)...].firstIndex(of: 0xFF) ?? bytes.count - 1
-        let target = max(position + 1, next)
+    /// Drops the bytes before `target` as junk; the stream's place is lost if any were.
+    private mutating func skip(to target: Int) {
+        guard target > position else { return }
         skippedBytes += target - position
         position = target
+        previous = nil
     }
 }
