@@ -139,10 +139,19 @@ final class AACDecoderTests: XCTestCase {
         assertTone(segments[2], frequency: 440)
     }
 
+    func testIsTheDecoderOfADTS() throws {
+        XCTAssertTrue(try AudioDecoders.make(for: .adts) is AACDecoder)
+    }
+
     func testStreamInfoMeasuresTheBitrate() throws {
         let decoder = try AACDecoder()
         XCTAssertNil(decoder.streamInfo)
         let tone = try bytes(TestMedia.adtsTone(seconds: 5))
+        // One frame: faad's priming frame, no audio yet to measure against.
+        let starts = frameStarts(tone)
+        _ = try decode(Array(tone[..<(starts[1] + 7)]), with: decoder)
+        XCTAssertEqual(decoder.streamInfo, AudioStreamInfo(codec: "AAC", bitrate: 0))
+        try decoder.restart()
         let segments = try decode(tone, with: decoder)
         let seconds = segments.first?.seconds ?? 0
         XCTAssertGreaterThan(seconds, 4.9)
