@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CFaad", pkgConfig: "faad2", providers: [.apt(["libfaad-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
@@ -56,7 +57,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "CAlsa", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "CAlsa", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Hardware",
@@ -92,6 +93,9 @@ let package = Package(
 
         // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
         .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
+                          swiftSettings: swift5),
+        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders/run.sh compares it with ffmpeg).
+        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh"],
                           swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.

@@ -79,7 +79,8 @@ public enum AudioDecoders {
     public static func make(for encoding: AudioEncoding) throws -> AudioDecoder {
         switch encoding {
         case .mpeg: return try Mpg123Decoder()
-        case .adts, .ogg, .flac: throw AudioDecoderUnavailable(encoding: encoding)
+        case .adts: return try AACDecoder()
+        case .ogg, .flac: throw AudioDecoderUnavailable(encoding: encoding)
         }
     }
 }
