@@ -4,7 +4,8 @@ import XCTest
 @testable import Audio
 
 /// Every format through the same player: a real Icecast2 mount fed live by ffmpeg (AAC in ADTS, Ogg
-/// Opus, Ogg Vorbis, Ogg FLAC), into a real alsa-lib `file` PCM.
+/// Opus, Ogg Vorbis, Ogg FLAC), into a real alsa-lib `file` PCM; then Icecast is killed and restarted
+/// and the sound comes back by itself (docs/FAULTS.md, a row a format).
 final class PlayerFormatsTests: XCTestCase {
     private func play(_ codec: IcecastServer.Codec, rate: Int, title: String?,
                       file line: UInt = #line) throws {
@@ -22,10 +23,20 @@ final class PlayerFormatsTests: XCTestCase {
         }
         XCTAssertTrue(recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: capture.file).count / 2 > rate * 3 },
                       "\(codec): three seconds of audio", line: line)
+        let beforeOutage = AlsaCapture.samples(in: capture.file)
+        XCTAssertEqual(PCMAnalysis.frequency(beforeOutage, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(beforeOutage, channels: 2), rate / 100, "\(codec): no gap over 10 ms", line: line)
+        icecast.killIcecast()
+        // The unpaced capture sink drains the buffer at once, so the player runs dry.
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0 == .buffering }, "\(codec): \(recorder.states)", line: line)
+        let framesBeforeRestart = AlsaCapture.samples(in: capture.file).count / 2
+        XCTAssertTrue(try icecast.startIcecastAndWaitForMount(timeout: 10), "\(codec): icecast came back", line: line)
+        XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(codec): sound back: \(recorder.states)", line: line)
+        XCTAssertTrue(recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: capture.file).count / 2 > framesBeforeRestart + rate },
+                      "\(codec): new audio after the restart", line: line)
         player.shutdown()
-        let samples = AlsaCapture.samples(in: capture.file)
-        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
-        XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), rate / 100, "\(codec): no gap over 10 ms", line: line)
+        let afterOutage = Array(AlsaCapture.samples(in: capture.file).dropFirst(framesBeforeRestart * 2))
+        XCTAssertEqual(PCMAnalysis.frequency(afterOutage, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
     }
 
     func testAACFromAnADTSMount() throws {
