@@ -79,7 +79,9 @@ public enum AudioDecoders {
     public static func make(for encoding: AudioEncoding) throws -> AudioDecoder {
         switch encoding {
         case .mpeg: return try Mpg123Decoder()
-        case .adts, .ogg, .flac: throw AudioDecoderUnavailable(encoding: encoding)
+        case .ogg: return OggDecoder()
+        case .flac: return try FLACDecoder()
+        case .adts: throw AudioDecoderUnavailable(encoding: encoding)
         }
     }
 }
