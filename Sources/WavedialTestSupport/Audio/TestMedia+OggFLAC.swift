@@ -17,14 +17,20 @@ extension TestMedia {
     }
 
     /// A sine tone in Ogg (Opus, Vorbis or FLAC), with `TITLE` and `ARTIST` comments when given.
-    /// `serialOffset` sets the logical stream's serial number, so two files chain into one stream.
+    /// `serialOffset` sets the logical stream's serial number, so two files chain into one stream;
+    /// `gainDecibels` raises the tone from ffmpeg's level (peaks at 2896 of 32767, about -21 dBFS).
     public static func oggTone(codec: OggCodec, frequency: Int = 440, sampleRate: Int = 48000, channels: Int = 2,
                                seconds: Int = 2, title: String? = nil, artist: String? = nil,
-                               serialOffset: Int = 0) throws -> URL {
-        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))-s\(serialOffset).ogg"
+                               serialOffset: Int = 0, gainDecibels: Int = 0) throws -> URL {
+        let gain = gainDecibels == 0 ? "" : "-\(gainDecibels)dB"
+        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))-s\(serialOffset)\(gain).ogg"
+        // More than two channels: the tone in every one (ffmpeg's upmix would put it in the centre only).
+        let pan = channels > 2 ? ["pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")] : []
+        let filters = pan + (gainDecibels == 0 ? [] : ["volume=\(gainDecibels)dB"])
+        let filterArguments = filters.isEmpty ? [] : ["-af", filters.joined(separator: ",")]
         return try cached(name) { partial in
             try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
-                    ["-ac", "\(channels)"] + codec.encoderArguments + tagArguments(title, artist) +
+                    ["-ac", "\(channels)"] + filterArguments + codec.encoderArguments + tagArguments(title, artist) +
                     ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg", partial.path])
         }
     }

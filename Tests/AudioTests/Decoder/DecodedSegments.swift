@@ -72,8 +72,9 @@ struct DecodedSegments {
         }
     }
 
-    /// The tone's frequency in segment `index`, from its first channel.
+    /// The tone's frequency in segment `index`, from its first channel; 0 when there is no such segment.
     func frequency(ofSegment index: Int) -> Double {
+        guard segments.indices.contains(index) else { return 0 }
         let segment = segments[index]
         return PCMAnalysis.frequency(segment.samples, channels: segment.format.channels, sampleRate: segment.format.sampleRate)
     }

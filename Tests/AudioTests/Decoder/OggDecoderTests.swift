@@ -59,6 +59,48 @@ final class OggDecoderTests: XCTestCase {
         XCTAssertEqual(Double(info.bitrate), Double(audioBytes) * 8 / 2 / 1000, accuracy: 2)
     }
 
+    func testOpusAppliesTheHeaderOutputGain() throws {
+        var (serial, packets) = OggTestPages.packets(of: try tone(.opus))
+        let plain = try decode(OggTestPages.stream(serial: serial, packets: packets))
+        // -6.02 dB in Q7.8: half the amplitude.
+        let gain = Int16(-1541)
+        packets[0].data[16] = UInt8(truncatingIfNeeded: gain)
+        packets[0].data[17] = UInt8(truncatingIfNeeded: gain >> 8)
+        let quieter = try decode(OggTestPages.stream(serial: serial, packets: packets))
+        XCTAssertEqual(quieter.frameCounts, [96000])
+        XCTAssertEqual(rms(quieter.allSamples) / rms(plain.allSamples), 0.5, accuracy: 0.01)
+    }
+
+    func testOpusSurroundDecodesEveryChannel() throws {
+        // Six channels: channel mapping family 1, four streams of which two are coupled.
+        let bytes = try tone(.opus, channels: 6)
+        XCTAssertEqual(OggTestPages.packets(of: bytes).packets[0].data[18], 1)
+        let decoded = try decode(bytes)
+        XCTAssertEqual(decoded.formats, [PCMFormat(sampleRate: 48000, channels: 6)])
+        XCTAssertEqual(decoded.frameCounts, [96000])
+        let samples = decoded.segments.first?.samples ?? []
+        for channel in [0, 2, 5] {
+            XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 6, sampleRate: 48000, channel: channel), 440, accuracy: 2)
+        }
+    }
+
+    func testHotVorbisClipsInsteadOfWrappingAround() throws {
+        let decoded = try decode(try DecodedSegments.bytes(of: TestMedia.oggTone(codec: .vorbis, sampleRate: 44100, gainDecibels: 21)))
+        let samples = decoded.segments.first?.samples ?? []
+        XCTAssertEqual(samples.max(), Int16.max)
+        XCTAssertEqual(samples.min(), Int16.min)
+        // One channel's steepest step: a full-scale 440 Hz sine moves at most 2π·440/44100 of 32768 (about
+        // 2054) a sample; a sample that wrapped around would jump by some 65000.
+        let left = stride(from: 0, to: samples.count, by: 2).map { Int(samples[$0]) }
+        let steepest = zip(left.dropFirst(), left).map { abs($0 - $1) }.max() ?? 0
+        XCTAssertLessThan(steepest, 4000)
+        XCTAssertEqual(decoded.frequency(ofSegment: 0), 440, accuracy: 2)
+    }
+
+    private func rms(_ samples: [Int16]) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
+    }
+
     func testOddSizedChunksDecodeToTheSameSamples() throws {
         for codec in [TestMedia.OggCodec.opus, .vorbis, .flac] {
             let bytes = try tone(codec, sampleRate: 44100)
