@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which catalog stations the radio plays, from what Radio Browser says of them.
 ///
 /// Radio Browser's `codec` is a comma-separated list: one audio codec, and for audio+video
@@ -46,7 +44,8 @@ public enum StationPlayability {
 
     /// The first codec of the list that rules the station out, nil when the list allows it.
     private static func unsupportedFormat(codec: String) -> String? {
-        let names = codec.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
+        // A sync derives this for every station: plain splitting, no Foundation on the way.
+        let names = codec.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" }.uppercased() }.filter { !$0.isEmpty }
         if names.contains(where: playableAudioCodecs.contains) { return nil }
         if let other = names.first(where: { $0 != "UNKNOWN" && !videoCodecs.contains($0) }) { return other }
         return names.first(where: videoCodecs.contains).map { "\($0) video" }
@@ -55,7 +54,7 @@ public enum StationPlayability {
     /// The lower-cased scheme of `url` (the letters before `:`), nil when it has none.
     private static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
-        let scheme = url[..<colon].trimmingCharacters(in: .whitespaces)
+        let scheme = url[..<colon].filter { $0 != " " }
         guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
         return scheme.lowercased()
     }
