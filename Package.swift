@@ -88,7 +88,7 @@ let package = Package(
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial-player",
-            dependencies: ["Audio", "Threads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Audio"],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
