@@ -29,6 +29,8 @@ struct StreamSplice {
     private let probeLength: Int
     /// Bytes at the end of the probe looked up when its start is not in the history (headers first).
     private static let tailLength = 1024
+    /// The largest reconnect burst a tail match may stand for (Icecast's default `burst-size` is 64 KB).
+    private static let maximumBurst = 96 * 1024
     private var state = State.passing
 
     /// - Parameters:
@@ -85,8 +87,12 @@ struct StreamSplice {
         // headers, so the probe's tail is looked up too (the headers, already decoded, are dropped).
         let tailLength = min(Self.tailLength, held.count)
         var match = uniqueOffset(of: Array(held.prefix(probeLength)), in: history).map { (offset: $0, start: 0) }
-        if match == nil, held.count > tailLength {
-            match = uniqueOffset(of: Array(held.suffix(tailLength)), in: history).map { (offset: $0, start: held.count - tailLength) }
+        if match == nil, held.count > tailLength,
+           let offset = uniqueOffset(of: Array(held.suffix(tailLength)), in: history),
+           history.count - offset <= tailLength + Self.maximumBurst {
+            // Only near the end of what was heard: the same header bytes also start every link of a
+            // chained stream, and a match far back is one of those, not the burst.
+            match = (offset, held.count - tailLength)
         }
         guard let (offset, start) = match else {
             state = .passing
