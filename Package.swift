@@ -99,6 +99,10 @@ let package = Package(
         .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
                           swiftSettings: swift5),
 
+        // Decode CPU of Wavedial's decoders against ffmpeg's (bench/decoders/run.sh); not a product.
+        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh"],
+                          swiftSettings: swift5),
+
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
