@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CFaad", pkgConfig: "faad2", providers: [.apt(["libfaad-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
@@ -60,7 +61,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa",
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
@@ -98,9 +99,8 @@ let package = Package(
         // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
         .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
                           swiftSettings: swift5),
-
-        // Decode CPU of Wavedial's decoders against ffmpeg's (bench/decoders/run.sh); not a product.
-        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh"],
+        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders: run.sh, ogg.sh against ffmpeg).
+        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh", "ogg.sh"],
                           swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.

@@ -6,7 +6,7 @@ import PackageDescription
 // arbitrary bytes to one parser of untrusted input; a crash, a hang or a broken
 // invariant is a finding.
 let fuzzTargets: [(name: String, product: String)] = [
-    ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-station-json", "RadioBrowser"),
+    ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-adts", "Audio"), ("fuzz-station-json", "RadioBrowser"),
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.

@@ -1,20 +1,17 @@
 import Audio
-import Glibc
+import Foundation
 
-/// Decodes a file the way the audio thread does (4096-byte feeds, reads until the decoder needs more)
-/// and throws the PCM away, so bench/decoders/run.sh can time the decoding against ffmpeg's.
-/// Usage: decoder-bench ogg|flac|mpeg FILE. Prints the audio seconds and frames decoded.
+/// Decodes a file as the audio thread would (4096-byte feeds, reads until `.needMore`) and prints the CPU
+/// time it took (user + system, from `getrusage`), for docs/BENCHMARKS.md. bench/decoders/run.sh compares it
+/// with ffmpeg's decoder. Run: `swift run -c release decoder-bench ENCODING FILE` (ENCODING: mpeg, adts, ...).
 @main
 enum DecoderBenchmark {
     static func main() throws {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3, let encoding = AudioEncoding(rawValue: arguments[1]) else {
-            fputs("usage: decoder-bench ogg|flac|mpeg FILE\n", stderr)
-            exit(64)
-        }
-        guard let file = fopen(arguments[2], "rb") else {
-            fputs("decoder-bench: cannot open \(arguments[2])\n", stderr)
-            exit(66)
+        guard arguments.count == 3, let encoding = AudioEncoding(rawValue: arguments[1]),
+              let file = fopen(arguments[2], "rb") else {
+            fputs("usage: decoder-bench ENCODING FILE   (ENCODING: \(AudioEncoding.allCases.map(\.rawValue).joined(separator: ", ")))\n", stderr)
+            exit(2)
         }
         defer { fclose(file) }
         let decoder = try AudioDecoders.make(for: encoding)
@@ -22,7 +19,7 @@ enum DecoderBenchmark {
         var output = [UInt8](repeating: 0, count: AudioDecoders.minimumReadBytes)
         var format: PCMFormat?
         var frames = 0
-        var seconds = 0.0
+        let start = cpuSeconds()
         while true {
             let count = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             guard count > 0 else { break }
@@ -31,15 +28,26 @@ enum DecoderBenchmark {
                 switch output.withUnsafeMutableBytes({ decoder.read(into: $0) }) {
                 case .needMore: break reading
                 case .newFormat(let new): format = new
-                case .title: continue
-                case .pcm(let bytes):
-                    guard let format else { continue }
-                    frames += bytes / format.bytesPerFrame
-                    seconds += Double(bytes / format.bytesPerFrame) / Double(format.sampleRate)
+                case .pcm(let bytes): frames += bytes / (format?.bytesPerFrame ?? 4)
+                case .title: break
                 }
             }
         }
-        let codec = decoder.streamInfo.map { "\($0.codec) \($0.bitrate) kbit/s" } ?? "nothing decoded"
-        print("\(codec): \(frames) frames, \(seconds) s")
+        let cpu = cpuSeconds() - start
+        guard let format else {
+            fputs("decoder-bench: nothing decoded\n", stderr)
+            exit(1)
+        }
+        let audio = Double(frames) / Double(format.sampleRate)
+        let info = decoder.streamInfo.map { "\($0.codec) \($0.bitrate) kbit/s" } ?? "?"
+        print("\(info), \(format): \(String(format: "%.2f", audio)) s of audio in \(String(format: "%.3f", cpu)) s CPU "
+              + "(\(String(format: "%.1f", cpu / audio * 100)) % of real time)")
+    }
+
+    /// User plus system CPU seconds of this process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }

@@ -1,40 +1,40 @@
 #!/usr/bin/env bash
-# Decode CPU (user + sys) of 60 s of Opus at 96 kbit/s and Vorbis at 128 kbit/s (stereo, 48 kHz, pink
-# noise under a tone, so the encoders spend their bits): wavedial's decoders (decoder-bench, release
-# build) against ffmpeg decoding to null with its own decoders and, for Opus, with libopus. Each is run
-# RUNS times (default 5); the median is printed in seconds. Usage: bench/decoders/run.sh
+# Decoding CPU (user + system) of 60 s AAC-LC 128 kbit/s stereo ADTS files: Wavedial's AACDecoder
+# (libfaad2, fed as the audio thread feeds it: decoder-bench) against ffmpeg's own AAC decoder
+# (`ffmpeg -c:a aac -i x.aac -f null -`, the whole process, and its start-up alone: the same with -t 0.05,
+# three frames). Two signals: a sine tone (sparse spectra,
+# the cheap case) and pink noise (every band busy, the dear one). Each is run RUNS times (default 5) and
+# the median printed, as a Markdown table for docs/BENCHMARKS.md. Usage: bench/decoders/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 runs=${RUNS:-5}
-media=.build-media/bench-decoders
-mkdir -p "$media"
-source_args=(-f lavfi -i "anoisesrc=color=pink:amplitude=0.25:duration=60:sample_rate=48000:seed=1"
-             -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=60"
-             -filter_complex "[0][1]amix=inputs=2,aformat=channel_layouts=stereo")
-[ -f "$media/opus-96k.ogg" ] || ffmpeg -hide_banner -loglevel error -nostdin -y "${source_args[@]}" \
-    -c:a libopus -b:a 96k "$media/opus-96k.ogg"
-[ -f "$media/vorbis-128k.ogg" ] || ffmpeg -hide_banner -loglevel error -nostdin -y "${source_args[@]}" \
-    -c:a libvorbis -b:a 128k "$media/vorbis-128k.ogg"
+mkdir -p .build-media
 swift build -c release --product decoder-bench -q
-bench=$(swift build -c release --show-bin-path)/decoder-bench
+bin=$(swift build -c release --show-bin-path)/decoder-bench
 
-# The median of RUNS runs' user + sys CPU seconds of a command.
-cpu() {
-    local samples=()
-    for _ in $(seq "$runs"); do
-        samples+=("$( { TIMEFORMAT='%U %S'; time "$@" > /dev/null 2>&1; } 2>&1 | awk '{ printf "%.3f", $1 + $2 }')")
-    done
-    printf '%s\n' "${samples[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
-
-printf '| stream (60 s) | wavedial | ffmpeg (own decoder) | ffmpeg (libopus) |\n| --- | --- | --- | --- |\n'
-printf '| Opus 96 kbit/s | %s s | %s s | %s s |\n' \
-    "$(cpu "$bench" ogg "$media/opus-96k.ogg")" \
-    "$(cpu ffmpeg -nostdin -i "$media/opus-96k.ogg" -f null -)" \
-    "$(cpu ffmpeg -nostdin -c:a libopus -i "$media/opus-96k.ogg" -f null -)"
-printf '| Vorbis 128 kbit/s | %s s | %s s | — |\n' \
-    "$(cpu "$bench" ogg "$media/vorbis-128k.ogg")" \
-    "$(cpu ffmpeg -nostdin -i "$media/vorbis-128k.ogg" -f null -)"
-"$bench" ogg "$media/opus-96k.ogg"
-"$bench" ogg "$media/vorbis-128k.ogg"
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+printf '| signal | decoder | CPU for 60 s (median of %s) | %% of one core |\n|---|---|---|---|\n' "$runs"
+for signal in tone noise; do
+  case $signal in
+    tone) source="sine=frequency=440:sample_rate=44100:duration=60" ;;
+    noise) source="anoisesrc=color=pink:sample_rate=44100:amplitude=0.5:seed=1:duration=60" ;;
+  esac
+  file=.build-media/bench-$signal-44100-2ch-60s-128k.aac
+  [ -f "$file" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i "$source" \
+    -ac 2 -c:a aac -b:a 128k -fflags +bitexact -flags:a +bitexact -f adts "$file"
+  echo "$signal: $("$bin" adts "$file")" >&2
+  ours=$(for _ in $(seq "$runs"); do "$bin" adts "$file" | sed -E 's/.* in ([0-9.]+) s CPU.*/\1/'; done | median)
+  theirs=$(for _ in $(seq "$runs"); do
+    TIMEFORMAT='%U %S'
+    { time ffmpeg -hide_banner -loglevel error -nostdin -threads 1 -c:a aac -i "$file" -f null - ; } 2>&1 | awk '{ print $1 + $2 }'
+  done | median)
+  startup=$(for _ in $(seq "$runs"); do
+    TIMEFORMAT='%U %S'
+    { time ffmpeg -hide_banner -loglevel error -nostdin -threads 1 -t 0.05 -c:a aac -i "$file" -f null - ; } 2>&1 | awk '{ print $1 + $2 }'
+  done | median)
+  awk -v s="$signal" -v a="$ours" -v b="$theirs" -v c="$startup" 'BEGIN {
+    printf "| %s | AACDecoder (libfaad2) | %.3f s | %.2f %% |\n", s, a, a / 60 * 100
+    printf "| %s | ffmpeg -c:a aac (whole process) | %.3f s | %.2f %% |\n", s, b, b / 60 * 100
+    printf "| %s | ffmpeg, start-up alone (-t 0.05) | %.3f s | |\n", s, c }'
+done

@@ -79,15 +79,9 @@ public enum AudioDecoders {
     public static func make(for encoding: AudioEncoding) throws -> AudioDecoder {
         switch encoding {
         case .mpeg: return try Mpg123Decoder()
+        case .adts: return try AACDecoder()
         case .ogg: return OggDecoder()
         case .flac: return try FLACDecoder()
-        case .adts: throw AudioDecoderUnavailable(encoding: encoding)
         }
     }
-}
-
-/// No decoder is built in for the encoding.
-public struct AudioDecoderUnavailable: Error, CustomStringConvertible {
-    public var encoding: AudioEncoding
-    public var description: String { "no decoder for \(encoding.displayName)" }
 }

@@ -22,7 +22,7 @@ public struct AlsaOutputSettings: Equatable, Sendable {
 /// Owned by the audio thread: every method blocks or touches the PCM and must be called there.
 /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered in ``recover(from:)``; other
 /// errors throw ``AlsaError``. ``close()`` releases the device; `deinit` closes it too.
-public final class AlsaOutput {
+public final class AlsaOutput: AudioOutput {
     public let settings: AlsaOutputSettings
     private var pcm: OpaquePointer?
     /// The format the PCM is configured for, nil while closed.

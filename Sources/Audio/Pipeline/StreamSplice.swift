@@ -27,6 +27,8 @@ struct StreamSplice {
     private var recentCount = 0
     private var probe: [UInt8] = []
     private let probeLength: Int
+    /// Bytes at the end of the probe looked up when its start is not in the history (headers first).
+    private static let tailLength = 1024
     private var state = State.passing
 
     /// - Parameters:
@@ -79,19 +81,26 @@ struct StreamSplice {
         let held = probe
         probe.removeAll(keepingCapacity: true)
         let history = linearRecent()
-        let needle = Array(held.prefix(probeLength))
-        guard let offset = uniqueOffset(of: needle, in: history) else {
+        // The burst usually starts the connection; an Ogg or FLAC server first repeats the stream's
+        // headers, so the probe's tail is looked up too (the headers, already decoded, are dropped).
+        let tailLength = min(Self.tailLength, held.count)
+        var match = uniqueOffset(of: Array(held.prefix(probeLength)), in: history).map { (offset: $0, start: 0) }
+        if match == nil, held.count > tailLength {
+            match = uniqueOffset(of: Array(held.suffix(tailLength)), in: history).map { (offset: $0, start: held.count - tailLength) }
+        }
+        guard let (offset, start) = match else {
             state = .passing
             emit(.discontinuity)
             held.withUnsafeBytes { pass($0, emit: emit) }
             return
         }
         let overlap = history.count - offset
-        if overlap >= held.count {
-            state = overlap > held.count ? .skipping(overlap - held.count) : .passing
+        let matched = held.count - start
+        if overlap >= matched {
+            state = overlap > matched ? .skipping(overlap - matched) : .passing
         } else {
             state = .passing
-            held.withUnsafeBytes { pass(UnsafeRawBufferPointer(rebasing: $0[overlap...]), emit: emit) }
+            held.withUnsafeBytes { pass(UnsafeRawBufferPointer(rebasing: $0[(start + overlap)...]), emit: emit) }
         }
     }
 

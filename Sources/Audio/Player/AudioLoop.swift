@@ -1,6 +1,6 @@
 import Glibc
 
-/// The audio thread's work: ring → libmpg123 → volume and fades → ALSA.
+/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → volume and fades → ``AudioOutput``.
 ///
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
 /// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
@@ -17,7 +17,7 @@ final class AudioLoop {
 
     private let player: Player
     private let settings: PlayerSettings
-    private let output: AlsaOutput
+    private let output: AudioOutput
     /// The decoder for the bytes being read, picked by the ring's ``ByteRing/Mark/encoding(_:)`` marks.
     private var decoder: AudioDecoder?
     /// Decoders made so far, kept for the next station in the same encoding.
@@ -49,7 +49,7 @@ final class AudioLoop {
     init(player: Player) {
         self.player = player
         settings = player.settings
-        output = AlsaOutput(settings: player.settings.output)
+        output = player.output
     }
 
     func run() {
@@ -123,7 +123,7 @@ final class AudioLoop {
         } catch {
             decoder = nil
             finished = true
-            player.outputFailed(error, session: session)
+            player.decoderFailed(error, session: session)
         }
     }
 

@@ -21,7 +21,7 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
         public static let noNetwork = Code(kind: .noNetwork)
         /// No connection, or no audio, within the time allowed; or the stream stalled.
         public static let timedOut = Code(kind: .timedOut)
-        /// HLS, AAC, Ogg, an HTML page, or bytes that never decoded as MPEG audio.
+        /// WMA, MP4, video-only HLS, an HTML page, or bytes that never decoded as audio.
         public static let formatNotSupported = Code(kind: .formatNotSupported)
         /// The server ended the stream.
         public static let streamEnded = Code(kind: .streamEnded)

@@ -25,6 +25,8 @@ public final class Player: @unchecked Sendable {
     }
 
     public let settings: PlayerSettings
+    /// The device the audio thread plays to (only that thread touches it).
+    let output: AudioOutput
     private let logger: Logger
     private let control = ConditionLock()
     private let events = DispatchQueue(label: "wd-player-events")
@@ -56,8 +58,11 @@ public final class Player: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: see ``PlayerSettings`` for the defaults.
     ///   - logger: the `wavedial.audio` logger; the player logs at `info` and below.
-    public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio")) {
+    ///   - output: where the audio goes; by default the ALSA device of `settings.output`.
+    public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio"),
+                output: AudioOutput? = nil) {
         self.settings = settings
+        self.output = output ?? AlsaOutput(settings: settings.output)
         self.logger = logger
         level = settings.volume
     }
@@ -339,9 +344,9 @@ public final class Player: @unchecked Sendable {
         case .retrying(let last):
             failure = last
         default:
-            // Plenty of bytes that never decoded are not MPEG audio; a few bytes are a stream too slow to play.
+            // Plenty of bytes that never decoded are not audio we can play; a few bytes are a stream too slow to play.
             let plenty = max(65536, Int(settings.prebufferSeconds * Double(reporting.bytesPerSecond)) * 4)
-            failure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio in \(bytes) bytes")
+            failure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no playable audio in \(bytes) bytes")
                 : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s (\(bytes) bytes)")
         }
         control.withLock {
@@ -354,15 +359,16 @@ public final class Player: @unchecked Sendable {
         return true
     }
 
-    /// The audio thread cannot decode at all (libmpg123 did not start): the station fails for good.
-    func outputFailed(_ error: Error, session reporting: StationSession) {
+    /// The audio thread cannot decode the station's encoding (its codec library made no decoder): the
+    /// station fails for good.
+    func decoderFailed(_ error: Error, session reporting: StationSession) {
         control.withLock {
             guard session === reporting else { return }
-            terminalFailure = PlaybackFailure(.outputFailed, detail: "\(error)")
+            terminalFailure = PlaybackFailure(.formatNotSupported, detail: "\(error)")
             isAudible = false
         }
         reporting.cancel()
-        logger.info("audio output failed", metadata: ["alsa.device": "\(settings.output.device)", "error": "\(error)"])
+        logger.info("no decoder", metadata: ["stream.url": "\(reporting.station.url)", "error": "\(error)"])
         publishStatus()
     }
 

@@ -4,8 +4,12 @@ import Glibc
 import Logging
 import Threads
 
-/// The network side of one station: resolves playlists, streams MPEG audio into a ``ByteRing``
-/// with ICY titles marked in it, and reconnects with back-off when the stream drops.
+/// The network side of one station: resolves playlists, streams its audio into a ``ByteRing``
+/// with titles marked in it, and reconnects with back-off when the stream drops.
+///
+/// Each connection's bytes go down the input chain: ``CurlStreamSource`` → ``HTTPStreamConnection``
+/// (ICY demux, ``FormatSniffer``) → ``SplicingSink`` (a reconnection continues at the exact byte) →
+/// ``RingWriter`` (marks, lead and time-shift bounds) → ``ByteRing``.
 ///
 /// Runs its own thread (`wd-net`) from ``start()`` until ``cancel()`` or a final failure; every
 /// other method may be called from any thread. Events are delivered on the network thread.
@@ -13,7 +17,7 @@ final class StationSession: @unchecked Sendable {
     enum Event {
         /// A connection attempt begins.
         case connecting
-        /// MPEG audio is flowing from this response.
+        /// Audio is flowing from this response.
         case connected(StreamResponse)
         /// The stream dropped or an attempt failed; the session retries.
         case disconnected(PlaybackFailure)
@@ -29,22 +33,16 @@ final class StationSession: @unchecked Sendable {
     }
 
     let station: PlayableStation
-    let ring: ByteRing
+    /// The end of the input chain: the ring and its buffering policy.
+    private let writer: RingWriter
+    /// The input chain's head: every connection's audio goes through the splice into the ring.
+    private let input: SplicingSink
     private let settings: PlayerSettings
     private let logger: Logger
     private let onEvent: (StationSession, Event) -> Void
     private let condition = ConditionLock()
     private var isCancelled = false
     private var source: CurlStreamSource?
-    private var isPaused = false
-    private var hasOverflowed = false
-    private var bytesPerSecondValue = 16_000
-    private var deliveredBytes = 0
-    /// Network thread only: joins each new connection to the audio of the last one.
-    private var splice = StreamSplice()
-
-    /// The most compressed bytes per second a ring is sized for (320 kbit/s, MP3's highest).
-    private static let maximumBytesPerSecond = 40_000
 
     /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
     ///   a session it already replaced) and what happened.
@@ -54,9 +52,12 @@ final class StationSession: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         self.onEvent = onEvent
-        let seconds = max(settings.timeShiftSeconds, settings.maximumLeadSeconds) + settings.maximumLeadSeconds
-        ring = ByteRing(capacity: Int(seconds) * Self.maximumBytesPerSecond)
+        writer = RingWriter(timeShiftSeconds: settings.timeShiftSeconds, maximumLeadSeconds: settings.maximumLeadSeconds)
+        input = SplicingSink(next: writer)
     }
+
+    /// The compressed audio the audio thread reads.
+    var ring: ByteRing { writer.ring }
 
     /// Starts the network thread, inside `group` (entered now, left when the thread ends) so an owner can wait for it.
     func start(in group: DispatchGroup = DispatchGroup()) {
@@ -79,25 +80,17 @@ final class StationSession: @unchecked Sendable {
 
     /// Compressed bytes per second of the stream, as the decoder measured it (sizes time-shift and lead).
     var bytesPerSecond: Int {
-        get { condition.withLock { bytesPerSecondValue } }
-        set { condition.withLock { bytesPerSecondValue = max(1000, newValue) } }
+        get { writer.bytesPerSecond }
+        set { writer.bytesPerSecond = newValue }
     }
 
     /// Audio bytes received so far, over all connections.
-    var audioBytesDelivered: Int { condition.withLock { deliveredBytes } }
+    var audioBytesDelivered: Int { writer.audioBytesDelivered }
 
     /// While paused the stream keeps recording into the ring, up to the time-shift bound; past it,
     /// new bytes are dropped, and on resume the stale audio is cleared so playback continues live
     /// (the reader sees ``ByteRing/generation`` change).
-    func setPaused(_ paused: Bool) {
-        condition.withLock {
-            isPaused = paused
-            if !paused && hasOverflowed {
-                ring.clear()
-                hasOverflowed = false
-            }
-        }
-    }
+    func setPaused(_ paused: Bool) { writer.setPaused(paused) }
 
     private var cancelled: Bool { condition.withLock { isCancelled } }
 
@@ -164,96 +157,36 @@ final class StationSession: @unchecked Sendable {
         guard proceed else { return .cancelled }
         defer { condition.withLock { self.source = nil } }
 
-        var response: StreamResponse?
-        var format: StreamFormat?
-        var pending: [UInt8] = []
-        var demuxer = ICYDemuxer(metaint: nil)
-        var lastTitle: String?
-        var delivered = false
-        var bodyTooLong = false
-
-        var keepGoing = true
-        func emit(_ output: StreamSplice.Output) {
-            switch output {
-            case .discontinuity:
-                ring.mark(.discontinuity)
-            case .audio(let audio):
-                if keepGoing { keepGoing = write(audio) }
-            }
+        let connection = HTTPStreamConnection(url: url, sink: input) { [self] response in
+            if let response { onEvent(self, .connected(response)) }
         }
-        func decide() {
-            format = StreamFormat.detect(contentType: response?.contentType, url: response?.url ?? url, prefix: pending)
-            if format == .mpeg, let response {
-                splice.beginConnection(emit: emit)
-                onEvent(self, .connected(response))
-            }
-        }
-        func pushAudio(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            demuxer.push(bytes, audio: { audio in
-                guard keepGoing else { return }
-                delivered = true
-                splice.push(audio, emit: emit)
-            }, metadata: { block in
-                guard let title = ICYMetadataParser.parse(block).title, title != lastTitle else { return }
-                lastTitle = title
-                ring.mark(.title(title))
-            })
-            return keepGoing
-        }
-
         var failure: PlaybackFailure?
         do {
-            try source.run(onResponse: { received in
-                response = received
-                demuxer = ICYDemuxer(metaint: received.metaint)
-            }, onData: { chunk in
-                switch format {
-                case nil:
-                    pending.append(contentsOf: chunk)
-                    guard pending.count >= StreamFormat.sniffLength else { return true }
-                    decide()
-                    if format == .mpeg {
-                        defer { pending = [] }
-                        return pending.withUnsafeBytes { pushAudio($0) }
-                    }
-                    if case .playlist = format { return true }
-                    return false
-                case .mpeg:
-                    return pushAudio(chunk)
-                case .playlist:
-                    pending.append(contentsOf: chunk)
-                    bodyTooLong = pending.count > PlaylistResolver.maximumBodyLength
-                    return !bodyTooLong
-                case .hls, .unsupported:
-                    return false
-                }
-            })
+            try source.run(onResponse: connection.respond, onData: connection.push)
         } catch let error as CurlError {
             if cancelled { return .cancelled }
             if source.stalled {
                 failure = PlaybackFailure(.timedOut, detail: "no data for \(settings.source.stallTimeout) s")
-            } else if !(error.isAborted && format != nil && format != .mpeg) {
+            } else if !(error.isAborted && connection.format != nil && !connection.isAudio) {
+                // A transfer we stopped ourselves (a playlist's body is enough, a format we cannot play) is no failure.
                 failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: source.responseCode)
             }
         } catch {
             failure = PlaybackFailure(.streamEnded, detail: "\(error)")
         }
         if cancelled { return .cancelled }
-        if format == nil && !pending.isEmpty && failure == nil {
-            decide()
-            if format == .mpeg { _ = pending.withUnsafeBytes { pushAudio($0) } }
-        }
-        if format == .mpeg { splice.endConnection(emit: emit) }
-        switch format {
+        connection.finish(failed: failure != nil)
+        switch connection.format {
         case .hls:
             return .unsupported("HLS")
         case .unsupported(let what):
             return .unsupported(what)
         case .playlist(let kind):
             if let failure { return .ended(failure, deliveredAudio: false) }
-            return resolve(playlist: pending, kind: kind, url: response?.url ?? url, depth: depth)
-        case .mpeg:
-            return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "server closed the stream"), deliveredAudio: delivered)
+            return resolve(playlist: connection.body, kind: kind, url: connection.finalURL, depth: depth)
+        case .audio:
+            return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "server closed the stream"),
+                          deliveredAudio: connection.deliveredAudio)
         case nil:
             return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "empty response"), deliveredAudio: false)
         }
@@ -285,24 +218,6 @@ final class StationSession: @unchecked Sendable {
             return .ended(PlaybackFailure(.formatNotSupported, detail: "no playlist entry plays"), deliveredAudio: false)
         }
         return last
-    }
-
-    /// Into the ring: waits for room while playing; while paused records up to the time-shift bound.
-    private func write(_ audio: UnsafeRawBufferPointer) -> Bool {
-        let (paused, overflowed, rate) = condition.withLock { () -> (Bool, Bool, Int) in
-            deliveredBytes += audio.count
-            return (isPaused, hasOverflowed, bytesPerSecondValue)
-        }
-        if paused {
-            if overflowed { return !ring.closed }
-            let bound = Int(settings.timeShiftSeconds) * rate
-            if !ring.writeIfRoom(audio, limit: bound) {
-                condition.withLock { hasOverflowed = true }
-            }
-            return !ring.closed
-        }
-        let lead = Int(settings.maximumLeadSeconds) * rate
-        return ring.write(audio, waitingAbove: max(lead, ring.count > lead ? ring.capacity : lead)) == .written
     }
 
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

@@ -4,22 +4,24 @@ import Threads
 
 /// What a probe found out about a stream URL (`wavedial check-url`).
 public struct StreamProbeResult: Equatable, Sendable {
-    /// Whether MPEG audio decoded from it.
+    /// Whether audio decoded from it.
     public var playable: Bool
     /// Why not, when not playable.
     public var failure: PlaybackFailure?
     /// The stream URL after redirects and playlists.
     public var url: String
-    /// "MP3", "MP2" or "MP1".
+    /// "MP3", "MP2", "AAC", "HE-AAC", "HE-AACv2", "Opus", "Vorbis", "FLAC".
     public var codec: String?
-    /// kbit/s, from the first frame (or `icy-br`).
+    /// kbit/s, measured (the decoder's frames, else bytes over decoded time), else `icy-br`.
     public var bitrate: Int?
     public var sampleRate: Int?
     public var channels: Int?
     /// `icy-name`.
     public var name: String?
-    /// The first ICY `StreamTitle`, when one arrived within the probe.
+    /// The first title (ICY `StreamTitle`, or in-band: Vorbis comments, OpusTags, HLS ID3), when one arrived within the probe.
     public var title: String?
+    /// Whether the URL is an HTTP Live Streaming playlist (the audio came from its segments).
+    public var hls: Bool = false
 }
 
 /// Resolves and probes a stream: connects as the player would (playlists, redirects, ICY), decodes the
@@ -52,30 +54,51 @@ public enum StreamProbe {
         defer { session.cancel() }
 
         var result = StreamProbeResult(playable: false, url: url)
-        guard let decoder = try? Mpg123Decoder() else {
-            result.failure = PlaybackFailure(.formatNotSupported, detail: "libmpg123 unavailable")
-            return result
-        }
+        var decoder: AudioDecoder?
+        var decoderError: Error?
         let deadline = StationSession.now + timeout
         var input = [UInt8](repeating: 0, count: 4096)
-        var output = [UInt8](repeating: 0, count: 32768)
+        var output = [UInt8](repeating: 0, count: AudioDecoders.minimumReadBytes)
         var decodedAt: Double?
-        while StationSession.now < deadline {
+        var bytesFed = 0
+        var framesDecoded = 0
+        while StationSession.now < deadline && decoderError == nil {
             // The player retries a refusal (a mount may be coming back); a probe answers what holds
             // now, so a server that says no, or no network at all, ends it at once. A stall or a
             // timeout is retried while the time allows.
             let (final, dropped) = lock.withLock { (failure, lastFailure) }
             if final != nil { break }
             if decodedAt == nil, let dropped, dropped.code == .stationOffline || dropped.code == .noNetwork { break }
-            for case .title(let title) in session.ring.reachedMarks() where result.title == nil { result.title = title }
+            for mark in session.ring.reachedMarks() {
+                switch mark {
+                case .title(let title):
+                    if result.title == nil { result.title = title }
+                case .encoding(let encoding):
+                    do {
+                        decoder = try AudioDecoders.make(for: encoding)
+                    } catch {
+                        decoderError = error
+                    }
+                case .discontinuity:
+                    try? decoder?.restart()
+                }
+            }
             if let decodedAt {
                 // Decoded: wait for a title up to the first metadata block, but not long.
                 let metaint = lock.withLock { response?.metaint } ?? 0
                 if result.title != nil || metaint == 0 || session.ring.readPosition > Int64(metaint) + 8192
                     || StationSession.now - decodedAt > 2 { break }
             }
-            let count = input.withUnsafeMutableBytes { session.ring.read(into: $0, timeout: 0.05) }
-            guard count > 0 else { continue }
+            // A read stops at the next mark, so a new encoding's decoder gets its first byte.
+            var limit = input.count
+            if let mark = session.ring.nextMarkPosition, mark > session.ring.readPosition {
+                limit = min(limit, Int(mark - session.ring.readPosition))
+            }
+            let count = input.withUnsafeMutableBytes {
+                session.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<limit]), timeout: 0.05)
+            }
+            guard count > 0, let decoder else { continue }
+            bytesFed += count
             try? input.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             decoding: while true {
                 switch output.withUnsafeMutableBytes({ decoder.read(into: $0) }) {
@@ -87,25 +110,33 @@ public enum StreamProbe {
                     result.sampleRate = format.sampleRate
                     result.channels = format.channels
                 case .pcm(let bytes):
-                    if bytes > 0 && decodedAt == nil && result.sampleRate != nil { decodedAt = StationSession.now }
                     if bytes == 0 { break decoding }
+                    if let channels = result.channels, channels > 0 { framesDecoded += bytes / (2 * channels) }
+                    if decodedAt == nil && result.sampleRate != nil { decodedAt = StationSession.now }
                 }
             }
         }
         let (finalResponse, finalFailure, dropped) = lock.withLock { (response, failure, lastFailure) }
         result.url = finalResponse?.url ?? url
         result.name = finalResponse?.name
-        if decodedAt != nil, let info = decoder.streamInfo {
+        if decodedAt != nil, let info = decoder?.streamInfo {
             result.playable = true
             result.codec = info.codec
-            result.bitrate = info.bitrate > 0 ? info.bitrate : finalResponse?.bitrate
+            result.bitrate = info.bitrate > 0 ? info.bitrate
+                : measuredBitrate(bytes: bytesFed, frames: framesDecoded, rate: result.sampleRate) ?? finalResponse?.bitrate
         } else {
             result.sampleRate = nil
             result.channels = nil
-            result.failure = finalFailure ?? dropped
-                ?? (session.audioBytesDelivered > 0 ? PlaybackFailure(.formatNotSupported, detail: "no MPEG audio found")
+            result.failure = decoderError.map { PlaybackFailure(.formatNotSupported, detail: "\($0)") } ?? finalFailure ?? dropped
+                ?? (session.audioBytesDelivered > 0 ? PlaybackFailure(.formatNotSupported, detail: "no playable audio found")
                     : PlaybackFailure(.timedOut, detail: "no audio within \(Int(timeout)) s"))
         }
         return result
+    }
+
+    /// kbit/s from compressed bytes over the time they decoded to; nil when too little decoded to tell.
+    static func measuredBitrate(bytes: Int, frames: Int, rate: Int?) -> Int? {
+        guard let rate, rate > 0, frames >= rate / 4 else { return nil }
+        return Int((Double(bytes) * 8 / (Double(frames) / Double(rate)) / 1000).rounded())
     }
 }

@@ -4,11 +4,39 @@ import Foundation
 
 /// A real Icecast2 on 127.0.0.1 or another local address (own config, unprivileged port, run as a plain process; as root it is
 /// started through `setpriv` as the `icecast2` user, since icecast refuses root), with an ffmpeg feeder
-/// that copies an MP3 to the mount in real time and comes back by itself after an icecast restart.
+/// that sends a source file to the mount in real time, as MP3 (copied) or encoded live as AAC, Opus,
+/// Vorbis or FLAC, and comes back by itself after an icecast restart.
 public final class IcecastServer: @unchecked Sendable {
+    /// What the feeder sends to the mount: the encoder, the container and the mount's content type.
+    public enum Codec: String, Sendable, CaseIterable {
+        case mp3, aac, opus, vorbis, flac
+
+        var mount: String {
+            switch self {
+            case .mp3: return "/live.mp3"
+            case .aac: return "/live.aac"
+            case .opus: return "/live.opus"
+            case .vorbis: return "/live.ogg"
+            case .flac: return "/live.flac"
+            }
+        }
+
+        /// ffmpeg's output options for the mount (a source file in any format goes in).
+        var ffmpegOutput: [String] {
+            switch self {
+            case .mp3: return ["-c:a", "copy", "-f", "mp3", "-id3v2_version", "0", "-write_xing", "0", "-content_type", "audio/mpeg"]
+            case .aac: return ["-c:a", "aac", "-b:a", "128k", "-f", "adts", "-content_type", "audio/aac"]
+            case .opus: return ["-c:a", "libopus", "-b:a", "96k", "-f", "ogg", "-content_type", "audio/ogg"]
+            case .vorbis: return ["-c:a", "libvorbis", "-b:a", "128k", "-f", "ogg", "-content_type", "audio/ogg"]
+            case .flac: return ["-c:a", "flac", "-f", "ogg", "-content_type", "audio/ogg"]
+            }
+        }
+    }
+
     public static let password = "wavedialtest"
     public let port: Int
-    public let mount = "/live.mp3"
+    public let codec: Codec
+    public var mount: String { codec.mount }
     /// The local address it listens on (127.0.0.1 unless given, e.g. a veth's address for a network namespace).
     public let host: String
     private let directory: URL
@@ -20,8 +48,9 @@ public final class IcecastServer: @unchecked Sendable {
 
     public var url: String { "http://\(host):\(port)\(mount)" }
 
-    public init(source: URL, host: String = "127.0.0.1") throws {
+    public init(source: URL, host: String = "127.0.0.1", codec: Codec = .mp3) throws {
         self.source = source
+        self.codec = codec
         self.host = host
         port = freeLoopbackPort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wavedial-icecast-\(port)-\(getpid())")
@@ -139,9 +168,10 @@ public final class IcecastServer: @unchecked Sendable {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = [
                     "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1",
-                    "-ss", "\(offset)", "-i", source.path, "-map", "0:a", "-c:a", "copy", "-f", "mp3", "-id3v2_version", "0",
-                    "-write_xing", "0", "-content_type", "audio/mpeg", "-ice_name", "Wavedial Test Radio",
-                    "icecast://source:\(Self.password)@\(host):\(port)\(mount)",
+                    "-ss", "\(offset)", "-i", source.path, "-map", "0:a", "-metadata", "title=Tone Title",
+                    "-metadata", "artist=Tone Artist",
+                ] + codec.ffmpegOutput + [
+                    "-ice_name", "Wavedial Test Radio", "icecast://source:\(Self.password)@\(host):\(port)\(mount)",
                 ]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice

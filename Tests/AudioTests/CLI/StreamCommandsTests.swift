@@ -52,7 +52,7 @@ final class StreamCommandsTests: XCTestCase {
     }
 
     func testCheckURLExplainsWhyNot() throws {
-        for (path, reason) in [("/aac", "format_not_supported"), ("/notfound", "station_offline")] {
+        for (path, reason) in [("/wma", "format_not_supported"), ("/notfound", "station_offline")] {
             let result = try wavedial(["check-url", "--json", "--timeout", "2", server.url(path)])
             XCTAssertEqual(result.status, 1, path)
             let json = try object(result.out)
@@ -83,10 +83,10 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertTrue(played.out.contains("title: Fixture - Song 1\n"), played.out)
         XCTAssertFalse(AlsaCapture.samples(in: capture.file).isEmpty)
 
-        let failed = try wavedial(["play-url", "--device", capture.device, server.url("/hls.m3u8")])
+        let failed = try wavedial(["play-url", "--device", capture.device, server.url("/wma")])
         XCTAssertEqual(failed.status, 1)
         XCTAssertTrue(failed.out.contains("state: failed: Format not supported"), failed.out)
-        XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/hls.m3u8")): Format not supported (HLS)\n")
+        XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/wma")): Format not supported (WMA)\n")
     }
 
     func testPlayURLWithNoNetworkEndsWithTheReason() throws {

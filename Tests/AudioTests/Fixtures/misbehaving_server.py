@@ -16,10 +16,12 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /short.mp3     3 s of audio, then a clean close
   /reset.mp3     a live 64 KB burst, then a TCP reset
   /hugemeta.mp3  maximal (4080-byte) metadata blocks, some malformed
-  /aac           audio/aac with ADTS frames
-  /ogg           application/ogg
+  /file?path=P&type=T[&bps=N][&junk=1]   the test's own media file P as content type T, paced at N bytes
+                 a second after a 64 KB burst (unpaced without bps); junk=1 puts runs of junk bytes between
+                 every few KB (for each format's resync); the connection closes at the file's end
+  /wma           video/x-ms-asf: an ASF header (WMA)
   /page.html     an HTML page
-  /hls.m3u8      an HLS playlist
+  /video.m3u8    an HLS master playlist with video variants only
   /notfound      404            /error   500
   /loop          302 to itself   /redirect  302 to /ok.mp3
   /list.pls      a dead entry, a 404 entry, then /ok.mp3
@@ -138,6 +140,24 @@ class Handler(socketserver.BaseRequestHandler):
                 if delay > 0:
                     time.sleep(delay)
 
+    def serve_file(self, query):
+        data = open(query["path"][0], "rb").read()
+        rate = int(query.get("bps", ["0"])[0])
+        junk = query.get("junk", ["0"])[0] == "1"
+        self.head(headers=[("Content-Type", query.get("type", ["application/octet-stream"])[0])])
+        started = time.monotonic()
+        sent = 0
+        for offset in range(0, len(data), 1000):
+            chunk = data[offset:offset + 1000]
+            if junk and (offset // 1000) % 7 == 3:
+                chunk = bytes((i * 37 + 11) & 0xFF for i in range(300)) + chunk
+            self.send(chunk)
+            sent += len(chunk)
+            if rate and sent > 65536:
+                delay = started + (sent - 65536) / rate - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+
     def send_controlled(self, data: bytes):
         """Holds `data` while stalled, trickles it at the set rate, both as /control says at each step."""
         while data:
@@ -209,20 +229,19 @@ class Handler(socketserver.BaseRequestHandler):
         elif path == "/hugemeta.mp3":
             self.head(headers=icy + [("icy-metaint", str(METAINT))])
             self.stream(speed, METAINT, huge=True)
-        elif path == "/aac":
-            self.head(headers=[("Content-Type", "audio/aac")])
-            frame = bytes([0xFF, 0xF1, 0x50, 0x80, 0x2D, 0xFF, 0xFC]) + bytes(360)  # ADTS, 367 bytes a frame
-            for _ in range(200):
-                self.send(frame)
-        elif path == "/ogg":
-            self.head(headers=[("Content-Type", "application/ogg")])
-            self.send(b"OggS" + bytes(4000))
+        elif path == "/file":
+            self.serve_file(query)
+        elif path == "/wma":
+            self.head(headers=[("Content-Type", "video/x-ms-asf")])
+            # An ASF header object (WMA's container), then nothing a radio plays.
+            self.send(bytes.fromhex("3026B2758E66CF11A6D900AA0062CE6C") + bytes(4000))
         elif path == "/page.html":
             self.head(headers=[("Content-Type", "text/html")])
             self.send(b"<!DOCTYPE html><html><body>" + b"Not a stream. " * 100 + b"</body></html>")
-        elif path == "/hls.m3u8":
+        elif path == "/video.m3u8":
             self.head(headers=[("Content-Type", "application/vnd.apple.mpegurl")])
-            self.send(b"#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n")
+            self.send(b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001f\",RESOLUTION=1280x720\n"
+                      b"video/720p.m3u8\n")
         elif path == "/notfound":
             self.head("HTTP/1.0 404 Not Found", [("Content-Type", "text/plain")])
             self.send(b"no such mount")

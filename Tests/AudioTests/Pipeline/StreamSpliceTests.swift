@@ -84,4 +84,14 @@ final class StreamSpliceTests: XCTestCase {
         _ = connection(&splice, stream[0..<100_000])
         XCTAssertEqual(connection(&splice, stream[200_000..<201_000]), [.discontinuity, .audio(Array(stream[200_000..<201_000]))])
     }
+
+    func testHeadersRepeatedBeforeTheBurstAreDroppedAndTheStreamContinues() {
+        // An Ogg or FLAC server starts every connection with the stream's headers, then the burst.
+        var splice = StreamSplice()
+        let headers = Array(stream[280_000..<280_600])
+        _ = connection(&splice, (headers + Array(stream[0..<100_000]))[...])
+        let reconnect = headers + Array(stream[70_000..<130_000])
+        XCTAssertEqual(connection(&splice, reconnect[...]), [.audio(Array(stream[100_000..<130_000]))],
+                       "the headers and the repeated burst are skipped, without a discontinuity")
+    }
 }
