@@ -99,8 +99,8 @@ let package = Package(
         // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
         .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
                           swiftSettings: swift5),
-        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders/run.sh compares it with ffmpeg).
-        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh"],
+        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders: run.sh, ogg.sh against ffmpeg).
+        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh", "ogg.sh"],
                           swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.

@@ -13,15 +13,17 @@ import CFLAC
 ///
 /// The metadata blocks are read here, not by libFLAC: STREAMINFO is handed on (its sample count
 /// cleared, so the decoder never stops at it), VORBIS_COMMENT gives the title (``VorbisComment``), and
-/// the other blocks (cover art, padding, seek tables) are skipped as they arrive, never buffered. A
-/// stream that does not start with `fLaC` (a connection that lands mid-stream) is decoded from the next
-/// frame header, whose sync code and checksum libFLAC finds. Any bit depth becomes S16 (shifted;
-/// 24 and 32 bits are truncated). Not thread-safe: owned by one thread.
+/// the other blocks (cover art, padding, seek tables) are skipped as they arrive, never buffered, as is
+/// an ID3v2 tag before `fLaC`. A stream that does not start with `fLaC` (a connection that lands
+/// mid-stream) is decoded from the next frame header, whose sync code and checksum libFLAC finds. Any
+/// bit depth becomes S16 (shifted; 24 and 32 bits are truncated). Not thread-safe: owned by one thread.
 public final class FLACDecoder: AudioDecoder {
     /// Where the parsing of the stream's bytes stands.
     private enum Phase: Equatable {
-        /// Before the stream's first four bytes: `fLaC`, or a stream joined mid-way.
+        /// Before the stream's first four bytes: `fLaC`, an ID3v2 tag, or a stream joined mid-way.
         case marker
+        /// In an ID3v2 tag before `fLaC` (some encoders write one), skipped.
+        case skippingTag(remaining: Int)
         /// At a metadata block's four-byte header.
         case blockHeader
         /// In a block that is kept whole (STREAMINFO, VORBIS_COMMENT).
@@ -166,6 +168,11 @@ public final class FLACDecoder: AudioDecoder {
             if waitingForBytes || frameStart == inputBase + UInt64(input.count) { return .needMore }
             switch processSingle() {
             case .decoded(let bytes):
+                guard bytes > 0 || pcmOffset < pcm.count else {
+                    // libFLAC took nothing and gave nothing: do not ask again before more bytes come.
+                    waitingForBytes = true
+                    return .needMore
+                }
                 bitrate.add(bytes: bytes, frames: framesInLastFrame)
                 framesInLastFrame = 0
             case .starved, .failed:
@@ -194,9 +201,21 @@ public final class FLACDecoder: AudioDecoder {
                 if header[cursor..<(cursor + 4)].elementsEqual("fLaC".utf8) {
                     cursor += 4
                     phase = .blockHeader
+                } else if header[cursor..<(cursor + 3)].elementsEqual("ID3".utf8) {
+                    guard available >= 10 else { break parsing }
+                    // A 28-bit size in 7-bit bytes after the 10-byte header, and a 10-byte footer when flagged.
+                    let size = (6..<10).reduce(0) { $0 << 7 | Int(header[cursor + $1] & 0x7F) }
+                    let footer = header[cursor + 5] & 0x10 != 0 ? 10 : 0
+                    cursor += 10
+                    phase = .skippingTag(remaining: size + footer)
                 } else {
                     enterFrames()
                 }
+            case .skippingTag(let remaining):
+                let take = min(remaining, available)
+                cursor += take
+                phase = take == remaining ? .marker : .skippingTag(remaining: remaining - take)
+                if take < remaining { break parsing }
             case .blockHeader:
                 guard available >= 4 else { break parsing }
                 let type = header[cursor] & 0x7F

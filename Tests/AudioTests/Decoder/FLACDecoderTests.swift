@@ -113,6 +113,17 @@ final class FLACDecoderTests: XCTestCase {
         XCTAssertEqual(decoded.allSamples, clean.allSamples)
     }
 
+    func testAnID3TagBeforeTheStreamIsSkipped() throws {
+        let bytes = try tone()
+        let clean = try decode(bytes)
+        // ID3v2.4 with 300 bytes of frames (a false frame sync among them), size in 7-bit bytes.
+        let body = [UInt8](repeating: 0x41, count: 100) + [0xFF, 0xF8, 0xC9, 0x18] + [UInt8](repeating: 0, count: 196)
+        let tag = Array("ID3".utf8) + [4, 0, 0, 0, 0, UInt8(body.count >> 7), UInt8(body.count & 0x7F)] + body
+        let decoded = try decode(tag + bytes, chunkSizes: [5, 4096])
+        XCTAssertEqual(decoded.events, clean.events)
+        XCTAssertEqual(decoded.allSamples, clean.allSamples)
+    }
+
     func testHostileVorbisCommentBlockDoesNotStopTheAudio() throws {
         var stream = try FLACTestStream(try tone())
         let comment = try XCTUnwrap(stream.blocks.firstIndex { $0.type == 4 })
