@@ -19,6 +19,8 @@ final class Mpg123DecoderTests: XCTestCase {
                     break loop
                 case .newFormat(let format):
                     segments.append((format, 0))
+                case .title:
+                    break
                 case .pcm(let count):
                     guard let last = segments.indices.last else { return segments }
                     segments[last].frames += count / segments[last].format.bytesPerFrame
