@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
@@ -56,7 +57,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "CAlsa", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CAlsa", "CCrypto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Hardware",
