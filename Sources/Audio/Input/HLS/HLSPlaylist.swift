@@ -208,8 +208,12 @@ public struct HLSMap: Equatable, Hashable, Sendable {
 }
 
 /// The lines of a playlist body: split at LF, CR and surrounding whitespace removed, a byte-order mark
-/// dropped; lines longer than ``HLSPlaylist/maximumLineLength`` come out empty.
+/// dropped. A line longer than ``HLSPlaylist/maximumLineLength`` comes out empty when it is a tag or a
+/// comment, else as ``overlongURI``.
 struct HLSPlaylistLines: IteratorProtocol {
+    /// Stands for a URI line too long to keep (no URI contains a NUL).
+    static let overlongURI = "\u{0}"
+
     private let bytes: ArraySlice<UInt8>
     private var index: Int
 
@@ -222,7 +226,10 @@ struct HLSPlaylistLines: IteratorProtocol {
         guard index < bytes.endIndex else { return nil }
         let end = bytes[index...].firstIndex(of: 0x0A) ?? bytes.endIndex
         defer { index = end == bytes.endIndex ? end : end + 1 }
-        guard end - index <= HLSPlaylist.maximumLineLength else { return "" }
+        guard end - index <= HLSPlaylist.maximumLineLength else {
+            let first = bytes[index...].first { $0 != 0x20 && $0 != 0x09 }
+            return first == UInt8(ascii: "#") ? "" : Self.overlongURI
+        }
         return String(decoding: bytes[index..<end], as: UTF8.self).trimmingWhitespace()
     }
 }
@@ -305,7 +312,7 @@ private struct HLSPlaylistParser {
     }
 
     private mutating func uriLine(_ line: String) {
-        let uri = Self.absolute(line, base: baseURL)
+        let uri = line == HLSPlaylistLines.overlongURI ? nil : Self.absolute(line, base: baseURL)
         if let attributes = pendingVariant {
             pendingVariant = nil
             guard master.variants.count < HLSPlaylist.maximumStreams else { return }
