@@ -37,12 +37,28 @@ extension TestMedia {
         }
     }
 
+    /// One second of tone behind an ID3v2 tag naming `artist` and `title`, as ffmpeg writes it: ADTS with
+    /// `-write_id3v2` (version 4; HLS packed audio), or MP3 with `-id3v2_version` `id3Version`.
+    public static func taggedAudio(mp3: Bool = false, id3Version: Int = 4, artist: String, title: String) throws -> URL {
+        let name = "hls-tagged-\(mp3 ? "mp3" : "aac")-v\(id3Version)-\(artist.unicodeScalars.map { String($0.value, radix: 16) }.joined())-"
+            + "\(title.unicodeScalars.map { String($0.value, radix: 16) }.joined()).bin"
+        return try cached(name) { partial in
+            let codec = mp3 ? ["-c:a", "libmp3lame", "-id3v2_version", "\(id3Version)", "-f", "mp3"]
+                : ["-c:a", "aac", "-write_id3v2", "1", "-f", "adts"]
+            try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=duration=1",
+                               "-fflags", "+bitexact", "-flags:a", "+bitexact", "-metadata", "title=\(title)",
+                               "-metadata", "artist=\(artist)"] + codec + [partial.path])
+        }
+    }
+
     /// The audio of `media` as ffmpeg's own demuxer takes it out: `ffmpeg -i media -c copy -f adts` (or `-f mp3`).
     public static func elementaryStream(of media: URL, format: String = "adts") throws -> [UInt8] {
         let name = "\(media.lastPathComponent).es.\(format)"
         let url = try cached(name) { partial in
+            // Nothing but the frames: no Xing frame or ID3 tag ahead of MP3.
+            let bare = format == "mp3" ? ["-write_xing", "0", "-id3v2_version", "0"] : []
             try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", media.path, "-map", "0:a:0",
-                               "-c", "copy", "-fflags", "+bitexact", "-f", format, partial.path])
+                               "-c", "copy", "-fflags", "+bitexact"] + bare + ["-f", format, partial.path])
         }
         return Array(try Data(contentsOf: url))
     }
