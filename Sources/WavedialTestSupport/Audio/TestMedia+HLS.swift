@@ -69,7 +69,8 @@ extension TestMedia {
         let input = folder.appendingPathComponent("decode-\(UUID().uuidString).\(format)")
         let output = folder.appendingPathComponent("decode-\(UUID().uuidString).raw")
         try Data(bytes).write(to: input)
-        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", format, "-i", input.path,
+        // ffmpeg names its ADTS reader "aac".
+        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", format == "adts" ? "aac" : format, "-i", input.path,
                            "-f", "s16le", "-ac", "2", "-ar", "44100", output.path])
         let data = try Data(contentsOf: output)
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

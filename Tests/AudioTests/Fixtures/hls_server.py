@@ -6,7 +6,7 @@ Usage: hls_server.py ROOT. Prints "port N" once listening on 127.0.0.1; exits wh
 
   GET /control?fail=RE&truncate=RE&garbage=RE&stall=0|1&synth=N,D,W
       fail: paths matching RE answer 404; truncate: the first request of each matching path gets half
-      its body, then the connection closes; garbage: matching paths get random bytes of the same length;
+      its body, then the connection closes; garbage: matching paths get a zero and random bytes, as long;
       stall: every .m3u8 is served as it was when the stall began (the playlist stops moving);
       synth: /synth.m3u8 becomes a live playlist over segN.ts for N files, D seconds each, W in the
       window, numbered on from 0 as time passes (segment i is seg{i % N}.ts). Missing keys reset.
@@ -99,7 +99,8 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 body = frozen.setdefault(path, body)
         if garbage and garbage.search(path):
-            body = bytes(random.getrandbits(8) for _ in range(len(body)))
+            # Random bytes after a zero, so they never pass for a container's first byte.
+            body = b"\0" + bytes(random.getrandbits(8) for _ in range(len(body) - 1))
         if cut and cut.search(path):
             with lock:
                 first = path not in truncated

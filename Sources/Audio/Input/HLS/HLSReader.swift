@@ -159,6 +159,7 @@ public final class HLSReader: @unchecked Sendable {
         var lastEnd: Int64?
         var loadStarted = Self.now
         var skipsInARow = 0
+        var loaded = first != nil
         while true {
             if cancelled { return .cancelled }
             var stallLimit: Double { Self.stallTargetDurations * targetDuration }
@@ -168,12 +169,15 @@ public final class HLSReader: @unchecked Sendable {
             } else {
                 loadStarted = Self.now
                 switch loadMediaPlaylist(playlistURL, targetDuration: targetDuration) {
-                case .success(let loaded):
-                    media = loaded.playlist
-                    playlistURL = loaded.url
+                case .success(let fetched):
+                    media = fetched.playlist
+                    playlistURL = fetched.url
+                    loaded = true
                 case .failure(let failure):
                     if cancelled { return .cancelled }
-                    if Self.now - lastChange > stallLimit { return .failed(failure) }
+                    // A playlist that never loaded fails at once (the next variant, or a reconnect, is the retry);
+                    // one that played rides out failed reloads until it counts as stalled.
+                    if !loaded || Self.now - lastChange > stallLimit { return .failed(failure) }
                     logger.debug("HLS playlist reload failed", metadata: ["stream.url": "\(url)", "reason": "\(failure)"])
                     guard wait(until: loadStarted + targetDuration / 2) else { return .cancelled }
                     continue
