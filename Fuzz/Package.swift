@@ -8,6 +8,7 @@ import PackageDescription
 let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-station-json", "RadioBrowser"),
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"),
+    ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
 ]
 
 let package = Package(

@@ -51,14 +51,21 @@ extension TestMedia {
         }
     }
 
-    /// The audio of `media` as ffmpeg's own demuxer takes it out: `ffmpeg -i media -c copy -f adts` (or `-f mp3`).
+    /// The audio of `media` as ffmpeg's own demuxer takes it out: `ffmpeg -i media -c copy -f adts` (or `-f mp3`);
+    /// cached beside media from the cache, written beside any other.
     public static func elementaryStream(of media: URL, format: String = "adts") throws -> [UInt8] {
-        let name = "\(media.lastPathComponent).es.\(format)"
-        let url = try cached(name) { partial in
+        let extract = { (target: URL) in
             // Nothing but the frames: no Xing frame or ID3 tag ahead of MP3.
             let bare = format == "mp3" ? ["-write_xing", "0", "-id3v2_version", "0"] : []
             try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", media.path, "-map", "0:a:0",
-                               "-c", "copy", "-fflags", "+bitexact"] + bare + ["-f", format, partial.path])
+                               "-c", "copy", "-fflags", "+bitexact"] + bare + ["-f", format, target.path])
+        }
+        let url: URL
+        if media.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL {
+            url = try cached("\(media.lastPathComponent).es.\(format)", make: extract)
+        } else {
+            url = media.appendingPathExtension("es.\(format)")
+            try extract(url)
         }
         return Array(try Data(contentsOf: url))
     }

@@ -38,6 +38,8 @@ public struct FMP4AudioDemuxer {
     /// - Returns: false when `output` asked to stop.
     @discardableResult
     public mutating func push(segment bytes: [UInt8], resourceOffset: Int = 0, output: (DemuxedOutput) -> Bool) -> Bool {
+        // Runs may point at the same bytes again and again; real ones hand on the mdat once, plus headers.
+        var budget = Self.outputBound(segmentLength: bytes.count)
         for box in MP4Boxes(bytes, bytes.startIndex..<bytes.endIndex) {
             switch box.type {
             case "moov":
@@ -46,7 +48,8 @@ public struct FMP4AudioDemuxer {
                 guard unsupported == nil, let track else { continue }
                 var frames: [UInt8] = []
                 for traf in MP4Boxes(bytes, box.body) where traf.type == "traf" {
-                    fragment(bytes, traf.body, moofStart: box.start, resourceOffset: resourceOffset, track: track, into: &frames)
+                    fragment(bytes, traf.body, moofStart: box.start, resourceOffset: resourceOffset, track: track,
+                             into: &frames, budget: &budget)
                 }
                 if !frames.isEmpty {
                     guard frames.withUnsafeBytes({ output(.audio(track.encoding, $0)) }) else { return false }
@@ -57,6 +60,10 @@ public struct FMP4AudioDemuxer {
         }
         return true
     }
+
+    /// The most bytes one segment is demuxed to: every byte once, with an ADTS header for each sample of 4
+    /// bytes or more (an AAC frame of silence is longer).
+    public static func outputBound(segmentLength: Int) -> Int { 3 * segmentLength + 4096 }
 
     // MARK: Initialization section
 
@@ -175,7 +182,7 @@ public struct FMP4AudioDemuxer {
 
     /// One `traf`: the samples of our track, appended to `frames` (with ADTS headers for AAC).
     private func fragment(_ bytes: [UInt8], _ traf: Range<Int>, moofStart: Int, resourceOffset: Int, track: Track,
-                          into frames: inout [UInt8]) {
+                          into frames: inout [UInt8], budget: inout Int) {
         guard let tfhd = MP4Boxes(bytes, traf).first(where: { $0.type == "tfhd" }), tfhd.body.count >= 8,
               MP4Boxes.uint32(bytes, tfhd.body.lowerBound + 4) == track.id else { return }
         let tfhdFlags = MP4Boxes.uint32(bytes, tfhd.body.lowerBound) & 0xFF_FFFF
@@ -215,7 +222,8 @@ public struct FMP4AudioDemuxer {
             for _ in 0..<min(count, fitting, bytes.count) {
                 let size = flags & 0x200 != 0 ? Int(MP4Boxes.uint32(bytes, field + sizeAt)) : Int(defaultSize)
                 field += perSample
-                guard size > 0, dataCursor >= 0, size <= bytes.count - dataCursor else { return }
+                guard size > 0, dataCursor >= 0, size <= bytes.count - dataCursor, size + 7 <= budget else { return }
+                budget -= size + (track.adts == nil ? 0 : 7)
                 if let adts = track.adts {
                     guard let header = adts.header(payloadLength: size) else {
                         dataCursor += size

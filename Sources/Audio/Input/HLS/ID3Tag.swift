@@ -173,13 +173,14 @@ public enum ID3Tag {
         return clean(text)
     }
 
-    /// As ICY titles are cleaned (entities, trimming, length bound), with control characters turned to spaces.
+    /// As ICY titles are cleaned (entities, trimming, length bound), then control characters (also those an
+    /// entity named) turned to spaces.
     private static func clean(_ text: String) -> String {
         let bounded = String(text.unicodeScalars.prefix(4 * ICYMetadataParser.maximumValueLength))
-        let visible = String(String.UnicodeScalarView(bounded.unicodeScalars.map {
+        let decoded = ICYMetadataParser.decodeText(Array(bounded.utf8))
+        return String(String.UnicodeScalarView(decoded.unicodeScalars.map {
             $0.properties.generalCategory == .control ? " " : $0
-        }))
-        return ICYMetadataParser.decodeText(Array(visible.utf8))
+        })).trimmingWhitespace()
     }
 
     private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }

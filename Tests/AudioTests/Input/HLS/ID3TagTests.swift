@@ -53,6 +53,7 @@ final class ID3TagTests: XCTestCase {
 
     func testTextIsCleanedAsICYTitlesAre() {
         XCTAssertEqual(title(ID3TagWriter.tag([.text("TIT2", "  Rock &amp; Roll\u{7}\n\u{1B}[2J  ")])), "Rock & Roll   [2J")
+        XCTAssertEqual(title(ID3TagWriter.tag([.text("TIT2", "A&#27;[2JB")])), "A [2JB", "a control character an entity names")
         XCTAssertEqual(title(ID3TagWriter.tag(version: 3, [.text("TIT2", "Ünïcode", utf16: true)])), "Ünïcode")
         XCTAssertEqual(title(ID3TagWriter.tag([ID3TagWriter.Frame(id: "TIT2", payload: [0] + [0xC4, 0x72, 0x67, 0x65, 0x72])])), "Ärger",
                        "Latin-1")
