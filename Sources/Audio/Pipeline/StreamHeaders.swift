@@ -1,11 +1,11 @@
 /// The headers a server repeats at the start of every connection of an Ogg or FLAC stream (Icecast
 /// sends a new listener the stream's header pages before its burst), measured so the splice can look
 /// the audio after them up in what was already heard.
-enum StreamHeaders {
+public enum StreamHeaders {
     /// Header pages or blocks a connection's first bytes start with, in bytes: 0 when there are none
     /// (MPEG and ADTS carry none; an Ogg connection that starts with an audio page), nil when `bytes`
     /// end inside them, so more are needed to tell.
-    static func length(in bytes: [UInt8], encoding: AudioEncoding) -> Int? {
+    public static func length(in bytes: [UInt8], encoding: AudioEncoding) -> Int? {
         switch encoding {
         case .mpeg, .adts: return 0
         case .ogg: return oggHeaderPagesLength(bytes)
