@@ -3,7 +3,8 @@
 /// The initialization section (`moov`) names the first sound track and its `esds` AudioSpecificConfig;
 /// each media segment's `moof`/`trun` then locates that track's samples in the `mdat`. AAC samples are
 /// handed on as ADTS frames (a 7-byte header made from the AudioSpecificConfig) so the AAC decoder
-/// takes them like any ADTS stream; MP3 samples are handed on as they are. Every box size (32-bit,
+/// takes them like any ADTS stream; MP3 samples are handed on as they are. ID3 timed metadata in `emsg`
+/// boxes (CMAF's scheme `https://aomedia.org/emsg/ID3`) is handed on as a title. Every box size (32-bit,
 /// 64-bit, 0 for "to the end"), descriptor length, sample count and offset is checked against the bytes
 /// at hand. Whole segments in, since sample offsets point across boxes. Not thread-safe: owned by one thread.
 public struct FMP4AudioDemuxer {
@@ -44,6 +45,8 @@ public struct FMP4AudioDemuxer {
             switch box.type {
             case "moov":
                 readMovie(bytes, box.body)
+            case "emsg":
+                if let title = Self.eventTitle(bytes, box.body) { guard output(.title(title)) else { return false } }
             case "moof":
                 guard unsupported == nil, let track else { continue }
                 var frames: [UInt8] = []
@@ -64,6 +67,24 @@ public struct FMP4AudioDemuxer {
     /// The most bytes one segment is demuxed to: every byte once, with an ADTS header for each sample of 4
     /// bytes or more (an AAC frame of silence is longer).
     public static func outputBound(segmentLength: Int) -> Int { 3 * segmentLength + 4096 }
+
+    /// The ID3 schemes of an event message (ISO/IEC 23009-1 §5.10.3.3): AOM's, and Apple's older name.
+    private static let id3Schemes: Set<String> = ["https://aomedia.org/emsg/ID3", "https://developer.apple.com/streaming/emsg-id3"]
+
+    /// The title of an `emsg` box whose message is an ID3 tag.
+    private static func eventTitle(_ bytes: [UInt8], _ body: Range<Int>) -> String? {
+        guard body.count >= 4 else { return nil }
+        // Version 1 puts its numbers (20 bytes) before the strings, version 0 (16 bytes) after.
+        let version = bytes[body.lowerBound]
+        let stringsStart = body.lowerBound + 4 + (version == 1 ? 20 : 0)
+        guard version <= 1, stringsStart <= body.upperBound,
+              let schemeEnd = bytes[stringsStart..<body.upperBound].firstIndex(of: 0),
+              let valueEnd = bytes[(schemeEnd + 1)..<body.upperBound].firstIndex(of: 0) else { return nil }
+        let scheme = String(decoding: bytes[stringsStart..<schemeEnd], as: UTF8.self)
+        let message = valueEnd + 1 + (version == 0 ? 16 : 0)
+        guard id3Schemes.contains(scheme), message <= body.upperBound else { return nil }
+        return Array(bytes[message..<body.upperBound]).withUnsafeBytes { ID3Tag.title(in: $0) }
+    }
 
     // MARK: Initialization section
 

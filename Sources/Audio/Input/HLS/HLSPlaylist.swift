@@ -277,6 +277,8 @@ private struct HLSPlaylistParser {
         case "#EXT-X-TARGETDURATION":
             targetDuration = HLSAttributes.decimal(value).map(Self.clampDuration)
         case "#EXT-X-MEDIA-SEQUENCE":
+            // Only before the first segment (RFC 8216 §4.3.3.2): later it would renumber segments already counted.
+            guard segmentCount == 0 else { return }
             mediaSequence = HLSAttributes.integer(value).map { min($0, HLSPlaylist.maximumMediaSequence) } ?? 0
         case "#EXTINF":
             let duration = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

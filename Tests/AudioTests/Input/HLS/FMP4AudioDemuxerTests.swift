@@ -50,6 +50,35 @@ final class FMP4AudioDemuxerTests: XCTestCase {
         XCTAssertEqual(nothing, [], "no samples without the track's description")
     }
 
+    /// CMAF timed metadata: an `emsg` (version 0 or 1) in the ID3 scheme ahead of a fragment is a title before its audio.
+    func testID3EventMessagesAreTitlesAheadOfTheirFragment() throws {
+        let file = Array(try Data(contentsOf: try TestMedia.hlsMedia(.fragmentedMP4, seconds: 5)))
+        let boxes = Array(MP4Boxes(file, 0..<file.count))
+        guard let moof = boxes.firstIndex(where: { $0.type == "moof" }) else { return XCTFail("no moof") }
+        let initialization = Array(file[0..<boxes[moof].start])
+        let fragment = Array(file[boxes[moof].start..<boxes[moof + 1].body.upperBound])
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let size = 8 + body.count
+            return [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        }
+        let strings = Array("https://aomedia.org/emsg/ID3".utf8) + [0, 0]
+        let numbers = [UInt8](repeating: 0, count: 16)
+        let version0 = box("emsg", [0, 0, 0, 0] + strings + numbers + ID3TagWriter.tag([.text("TIT2", "Zero")]))
+        let version1 = box("emsg", [1, 0, 0, 0] + numbers + [0, 0, 0, 0] + strings + ID3TagWriter.tag([.text("TIT2", "One")]))
+        let other = box("emsg", [0, 0, 0, 0] + Array("urn:scte:scte35:2013:bin".utf8) + [0, 0] + numbers + ID3TagWriter.tag([.text("TIT2", "No")]))
+        var demuxer = FMP4AudioDemuxer()
+        demuxer.readInitialization(initialization)
+        var events: [String] = []
+        demuxer.push(segment: version0 + other + fragment + version1 + fragment) { output in
+            switch output {
+            case .title(let title): events.append(title)
+            case .audio: events.append("audio")
+            }
+            return true
+        }
+        XCTAssertEqual(events, ["Zero", "audio", "One", "audio"])
+    }
+
     func testADTSHeadersFromAudioSpecificConfigs() {
         // AAC-LC 44.1 kHz stereo: 0x12 0x10.
         XCTAssertEqual(ADTSHeaderWriter(audioSpecificConfig: [0x12, 0x10])?.header(payloadLength: 100),

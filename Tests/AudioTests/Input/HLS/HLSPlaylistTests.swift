@@ -233,6 +233,8 @@ final class HLSPlaylistTests: XCTestCase {
         XCTAssertEqual(huge.targetDuration, HLSPlaylist.maximumDuration)
         XCTAssertEqual(huge.mediaSequence, HLSPlaylist.maximumMediaSequence)
         XCTAssertEqual(huge.segments.first?.sequence, HLSPlaylist.maximumMediaSequence)
+        let late = try media("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\na.ts\n#EXT-X-MEDIA-SEQUENCE:2680\n#EXTINF:1,\nb.ts\n")
+        XCTAssertEqual(late.segments.map(\.sequence), [0, 1], "a media sequence after the first segment renumbers nothing (found by fuzz-hls-playlist)")
         let many = try media("#EXTM3U\n#EXT-X-TARGETDURATION:1\n" + String(repeating: "#EXTINF:1,\ns.ts\n", count: 10_000))
         XCTAssertEqual(many.segments.count, HLSPlaylist.maximumSegments)
         XCTAssertEqual(many.segments.last?.sequence, 9999, "the newest are kept, numbered as the whole list")
