@@ -80,6 +80,8 @@ final class PlayerHLSTests: XCTestCase {
         player.shutdown()
         let samples = AlsaCapture.samples(in: capture.file)
         XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 5, "\(layout)", line: line)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), 441, "\(layout): no gap over 10 ms at a segment switch",
+                          line: line)
         XCTAssertFalse(recorder.states.contains { $0.isFailed }, "\(layout): \(recorder.states)", line: line)
 
         let probe = StreamProbe.probe(url: server.url("live.m3u8"), timeout: 10)
