@@ -27,6 +27,9 @@ public final class HLSReader: @unchecked Sendable {
     public static let consecutiveSkipsAllowed = 3
     /// Target durations without a new segment after which a live playlist counts as stalled.
     public static let stallTargetDurations = 3.0
+    /// The longest target duration the reader's timing believes (seconds): a station claiming more is
+    /// still reloaded this often, so an absurd value cannot starve playback for an hour.
+    public static let maximumReloadInterval = 30.0
     /// Keys kept (by URI); a station rotating keys makes the oldest go.
     private static let maximumKeys = 16
 
@@ -154,7 +157,7 @@ public final class HLSReader: @unchecked Sendable {
     private func follow(_ url: String, first: HLSMediaPlaylist?, sink: ElementaryStreamSink) -> FollowResult {
         var pending = first
         var playlistURL = url
-        var targetDuration = first?.targetDuration ?? 10
+        var targetDuration = min(first?.targetDuration ?? 10, Self.maximumReloadInterval)
         var lastChange = Self.now
         var lastEnd: Int64?
         var loadStarted = Self.now
@@ -184,7 +187,7 @@ public final class HLSReader: @unchecked Sendable {
                 }
             }
             pending = nil
-            targetDuration = media.targetDuration
+            targetDuration = min(media.targetDuration, Self.maximumReloadInterval)
             let changed = media.nextSequence != lastEnd
             if changed {
                 lastEnd = media.nextSequence

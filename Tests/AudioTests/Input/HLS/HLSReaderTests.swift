@@ -184,6 +184,24 @@ final class HLSReaderTests: XCTestCase {
         XCTAssertTrue(reader.sink.audio == whole, "every segment once: \(reader.sink.audio.count) bytes against \(whole.count)")
     }
 
+    /// Packed audio (ADTS behind an ID3 tag, as ffmpeg's adts muxer writes it with `-write_id3v2`) and an
+    /// EXT-X-DISCONTINUITY between two segments.
+    func testPackedAudioSegmentsGiveTheirTitleAndADiscontinuityWhereThePlaylistSaysSo() throws {
+        let packed = try TestMedia.taggedAudio(artist: "Packed", title: "Tune")
+        try FileManager.default.copyItem(at: packed, to: folder.url.appendingPathComponent("packed.aac"))
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\npacked.aac\n#EXT-X-DISCONTINUITY\n#EXTINF:1,\npacked.aac\n#EXT-X-ENDLIST\n"
+            .write(to: folder.url.appendingPathComponent("packed.m3u8"), atomically: true, encoding: .utf8)
+        let server = try HLSTestServer(root: folder.url)
+        self.server = server
+        let (reader, _) = try startReader(server, "packed.m3u8")
+        guard case .ended(_, deliveredAudio: true)? = reader.waitForEnd(timeout: 15) else { return XCTFail("did not play to the end") }
+        XCTAssertEqual(reader.sink.events, [.title("Packed - Tune"), .begin(.adts), .discontinuity],
+                       "the same title again is no news; the encoding did not change")
+        let file = Array(try Data(contentsOf: packed))
+        let frames = Array(file.dropFirst(file.withUnsafeBytes { ID3Tag.length(ofTagAt: $0) } ?? 0))
+        XCTAssertTrue(reader.sink.audio == frames + frames, "each segment's frames, without the tag")
+    }
+
     func testVideoOnlySegmentsSampleAESAndDRMAreUnsupported() throws {
         try TestMedia.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=5",
                                      "-t", "1", "-c:v", "mpeg2video", "-an", "-f", "mpegts", folder.url.appendingPathComponent("video.ts").path])
