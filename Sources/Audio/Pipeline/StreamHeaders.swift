@@ -43,7 +43,7 @@ public enum StreamHeaders {
             let last = bytes[offset] & 0x80 != 0
             let length = Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             offset += 4 + length
-            if last { return offset }
+            if last { return offset <= bytes.count ? offset : nil }
         }
     }
 }

@@ -115,4 +115,14 @@ final class StreamSpliceTests: XCTestCase {
         XCTAssertEqual(connection(&splice, restarted[...], encoding: .ogg), [.discontinuity, .audio(restarted)],
                        "the decoder needs the headers again")
     }
+
+    func testHeaderLengthsNeverReachPastTheBytesGiven() {
+        // A FLAC metadata block that says it is 16 MB long: more bytes are needed, not a length past them.
+        let flac = Array("fLaC".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 100)
+        XCTAssertNil(StreamHeaders.length(in: flac, encoding: .flac))
+        let complete = Array("fLaC".utf8) + [0x80, 0, 0, 4, 1, 2, 3, 4, 0xFF, 0xF8]
+        XCTAssertEqual(StreamHeaders.length(in: complete, encoding: .flac), 12)
+        XCTAssertEqual(StreamHeaders.length(in: [0xFF, 0xFB, 0x90, 0x64], encoding: .ogg), 0, "no Ogg page: no headers")
+        XCTAssertNil(StreamHeaders.length(in: Array("Ogg".utf8), encoding: .ogg), "the start of a page: more bytes needed")
+    }
 }
