@@ -122,7 +122,8 @@ public final class OggDecoder: AudioDecoder {
     public var streamInfo: AudioStreamInfo? {
         if case .flac? = stream { return flac?.streamInfo }
         guard let codecName, let format else { return nil }
-        return AudioStreamInfo(codec: codecName, bitrate: nominalBitrate ?? bitrate.kilobitsPerSecond(sampleRate: format.sampleRate))
+        let kilobits = nominalBitrate ?? bitrate.kilobitsPerSecond(sampleRate: format.sampleRate)
+        return AudioStreamInfo(codec: codecName, bitrate: kilobits)
     }
 
     /// Drops the codec of the stream that ended; the next stream reports its own format and title.
@@ -204,7 +205,8 @@ public final class OggDecoder: AudioDecoder {
         }
     }
 
-    private func decodeOpus(_ opus: OpusPacketDecoder, _ packet: UnsafeMutablePointer<ogg_packet>, _ bytes: UnsafeRawBufferPointer) {
+    private func decodeOpus(_ opus: OpusPacketDecoder, _ packet: UnsafeMutablePointer<ogg_packet>,
+                            _ bytes: UnsafeRawBufferPointer) {
         let start = pcm.count
         let room = OpusPacketDecoder.maximumFrames * opus.channels
         pcm.append(contentsOf: repeatElement(0, count: room))

@@ -18,12 +18,13 @@ extension TestMedia {
 
     /// A sine tone in Ogg (Opus, Vorbis or FLAC), with `TITLE` and `ARTIST` comments when given.
     /// `serialOffset` sets the logical stream's serial number, so two files chain into one stream;
-    /// `gainDecibels` raises the tone from ffmpeg's level (peaks at 2896 of 32767, about -21 dBFS).
+    /// `gainDecibels` raises the tone from ffmpeg's level (in stereo, peaks at 2896 of 32767: about -21 dBFS).
     public static func oggTone(codec: OggCodec, frequency: Int = 440, sampleRate: Int = 48000, channels: Int = 2,
                                seconds: Int = 2, title: String? = nil, artist: String? = nil,
                                serialOffset: Int = 0, gainDecibels: Int = 0) throws -> URL {
         let gain = gainDecibels == 0 ? "" : "-\(gainDecibels)dB"
-        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))-s\(serialOffset)\(gain).ogg"
+        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))"
+            + "-s\(serialOffset)\(gain).ogg"
         // More than two channels: the tone in every one (ffmpeg's upmix would put it in the centre only).
         let pan = channels > 2 ? ["pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")] : []
         let filters = pan + (gainDecibels == 0 ? [] : ["volume=\(gainDecibels)dB"])
@@ -31,7 +32,8 @@ extension TestMedia {
         return try cached(name) { partial in
             try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
                     ["-ac", "\(channels)"] + filterArguments + codec.encoderArguments + tagArguments(title, artist) +
-                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg", partial.path])
+                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg",
+                     partial.path])
         }
     }
 
@@ -39,7 +41,8 @@ extension TestMedia {
     public static func flacTone(frequency: Int = 440, sampleRate: Int = 44100, channels: Int = 2, seconds: Int = 2,
                                 bitsPerSample: Int = 16, title: String? = nil, artist: String? = nil) throws -> URL {
         let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(bitsPerSample)bit\(tagName(title, artist)).flac"
-        let sampleFormat = bitsPerSample > 16 ? ["-sample_fmt", "s32", "-bits_per_raw_sample", "\(bitsPerSample)"] : ["-sample_fmt", "s16"]
+        let sampleFormat = bitsPerSample > 16
+            ? ["-sample_fmt", "s32", "-bits_per_raw_sample", "\(bitsPerSample)"] : ["-sample_fmt", "s16"]
         return try cached(name) { partial in
             try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
                     ["-ac", "\(channels)", "-c:a", "flac"] + sampleFormat + tagArguments(title, artist) +
