@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CFaad", pkgConfig: "faad2", providers: [.apt(["libfaad-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
@@ -61,7 +62,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa",
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
@@ -88,7 +89,7 @@ let package = Package(
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial-player",
-            dependencies: ["Audio", "Threads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Audio"],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",

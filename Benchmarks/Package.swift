@@ -15,5 +15,9 @@ let package = Package(
             name: "knob-bench",
             dependencies: [.product(name: "Supervisor", package: "Wavedial")],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "hls-demux-bench",
+            dependencies: [.product(name: "Audio", package: "Wavedial")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -8,6 +8,8 @@ import PackageDescription
 let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-adts", "Audio"), ("fuzz-station-json", "RadioBrowser"),
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
+    ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
+    ("fuzz-sniff", "Audio"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

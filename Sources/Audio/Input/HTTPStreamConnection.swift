@@ -12,6 +12,7 @@ final class HTTPStreamConnection {
     private var pendingTitles: [(offset: Int, title: String)] = []
     private var lastTitle: String?
     private var keepGoing = true
+    private static let maximumPendingTitles = 8
 
     /// The response's status and headers, once they arrived.
     private(set) var response: StreamResponse?
@@ -19,8 +20,6 @@ final class HTTPStreamConnection {
     private(set) var format: StreamFormat?
     /// Whether any audio reached the sink.
     private(set) var deliveredAudio = false
-    /// A playlist body grew past ``PlaylistResolver/maximumBodyLength``.
-    private(set) var bodyTooLong = false
 
     /// - Parameter onAudio: called once the response turned out to be audio, before its first bytes go on.
     init(url: String, sink: ElementaryStreamSink, onAudio: @escaping (StreamResponse?) -> Void) {
@@ -58,8 +57,8 @@ final class HTTPStreamConnection {
             demux(chunk)
         case .playlist, .hls:
             pending.append(contentsOf: chunk)
-            bodyTooLong = pending.count > PlaylistResolver.maximumBodyLength
-            return !bodyTooLong
+            // Enough of a playlist: what is longer is not one a station means.
+            return pending.count <= PlaylistResolver.maximumBodyLength
         case .unsupported:
             return false
         }
@@ -89,7 +88,13 @@ final class HTTPStreamConnection {
         }, metadata: { block in
             guard let title = ICYMetadataParser.parse(block).title, title != lastTitle else { return }
             lastTitle = title
-            if format == nil { pendingTitles.append((pending.count, title)) } else if isAudio { sink.title(title) }
+            if format == nil {
+                // A hostile server may send a block after every byte: only the latest few are kept.
+                if pendingTitles.count == Self.maximumPendingTitles { pendingTitles.removeFirst() }
+                pendingTitles.append((pending.count, title))
+            } else if isAudio {
+                sink.title(title)
+            }
         })
     }
 

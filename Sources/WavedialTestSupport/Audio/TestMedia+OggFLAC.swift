@@ -75,15 +75,4 @@ extension TestMedia {
         return "-" + tags.joined(separator: "-").filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
-    /// The file `name` in the media cache, made by `make` (given a partial path to write) when missing.
-    private static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
-        let target = directory.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: target.path) { return target }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let partial = directory.appendingPathComponent("\(name).\(getpid()).partial")
-        try make(partial)
-        // Parallel test processes may race here; rename is atomic and either copy is the same.
-        _ = rename(partial.path, target.path)
-        return target
-    }
 }

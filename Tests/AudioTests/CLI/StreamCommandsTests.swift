@@ -39,7 +39,7 @@ final class StreamCommandsTests: XCTestCase {
         let result = try wavedial(["check-url", "--json", server.url("/list.pls")])
         XCTAssertEqual(result.status, 0, result.err)
         let json = try object(result.out)
-        XCTAssertEqual(Set(json.keys), ["playable", "reason", "url", "codec", "bitrate", "sample_rate", "channels", "name", "title"])
+        XCTAssertEqual(Set(json.keys), ["playable", "reason", "url", "codec", "bitrate", "sample_rate", "channels", "hls", "name", "title"])
         XCTAssertEqual(json["playable"] as? Bool, true)
         XCTAssertTrue(json["reason"] is NSNull)
         XCTAssertEqual(json["url"] as? String, server.url("/ok.mp3"))
@@ -47,6 +47,7 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertEqual(json["bitrate"] as? Int, 128)
         XCTAssertEqual(json["sample_rate"] as? Int, 44100)
         XCTAssertEqual(json["channels"] as? Int, 2)
+        XCTAssertEqual(json["hls"] as? Bool, false)
         XCTAssertEqual(json["name"] as? String, "Fixture FM")
         XCTAssertEqual(json["title"] as? String, "Fixture - Song 1")
     }
