@@ -29,12 +29,12 @@ extension TestMedia {
         let pan = channels > 2 ? ["pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")] : []
         let filters = pan + (gainDecibels == 0 ? [] : ["volume=\(gainDecibels)dB"])
         let filterArguments = filters.isEmpty ? [] : ["-af", filters.joined(separator: ",")]
-        return try cached(name) { partial in
-            try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
-                    ["-ac", "\(channels)"] + filterArguments + codec.encoderArguments + tagArguments(title, artist) +
-                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg",
-                     partial.path])
-        }
+        // Built up step by step: Swift 6.0 cannot type-check one long sum of arrays in reasonable time.
+        var arguments = toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds)
+        arguments += ["-ac", "\(channels)"] + filterArguments
+        arguments += codec.encoderArguments + tagArguments(title, artist)
+        arguments += ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg"]
+        return try cached(name) { partial in try run("ffmpeg", arguments + [partial.path]) }
     }
 
     /// A sine tone as native FLAC (`fLaC`, STREAMINFO, VORBIS_COMMENT, frames) at 16 or 24 bits.
@@ -43,11 +43,10 @@ extension TestMedia {
         let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(bitsPerSample)bit\(tagName(title, artist)).flac"
         let sampleFormat = bitsPerSample > 16
             ? ["-sample_fmt", "s32", "-bits_per_raw_sample", "\(bitsPerSample)"] : ["-sample_fmt", "s16"]
-        return try cached(name) { partial in
-            try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
-                    ["-ac", "\(channels)", "-c:a", "flac"] + sampleFormat + tagArguments(title, artist) +
-                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-f", "flac", partial.path])
-        }
+        var arguments = toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds)
+        arguments += ["-ac", "\(channels)", "-c:a", "flac"] + sampleFormat + tagArguments(title, artist)
+        arguments += ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-f", "flac"]
+        return try cached(name) { partial in try run("ffmpeg", arguments + [partial.path]) }
     }
 
     /// What ffmpeg decodes `media` to, as interleaved S16 (its own decoders: for lossless FLAC, the reference).
