@@ -364,13 +364,15 @@ public final class FLACDecoder: AudioDecoder {
     /// libFLAC's error callback. Lost sync and CRC mismatches need nothing (libFLAC resyncs, or writes
     /// silence for the frame); a rejected frame header is counted, so a retry does not read it again.
     private func libraryError(_ status: FLAC__StreamDecoderErrorStatus) {
-        if status == FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER || status == FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM {
+        if status == FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER
+            || status == FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM {
             rejectedSyncCodes += 1
         }
     }
 
     /// libFLAC's read callback: the fed bytes libFLAC has not had yet, or abort when there are none.
-    private func supply(_ buffer: UnsafeMutablePointer<FLAC__byte>?, _ count: UnsafeMutablePointer<Int>?) -> FLAC__StreamDecoderReadStatus {
+    private func supply(_ buffer: UnsafeMutablePointer<FLAC__byte>?, _ count: UnsafeMutablePointer<Int>?)
+        -> FLAC__StreamDecoderReadStatus {
         guard let buffer, let count else { return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
         let end = inputBase + UInt64(input.count)
         guard end > handed else {

@@ -7,8 +7,13 @@ struct MeasuredBitrate {
     /// Counts `bytes` of compressed audio that decoded to `frames` frames.
     mutating func add(bytes: Int, frames: Int) {
         // A stream would run for millennia before these wrapped; saturate rather than trap all the same.
-        self.bytes = self.bytes.addingReportingOverflow(Int64(max(0, bytes))).overflow ? .max : self.bytes + Int64(max(0, bytes))
-        self.frames = self.frames.addingReportingOverflow(Int64(max(0, frames))).overflow ? .max : self.frames + Int64(max(0, frames))
+        self.bytes = Self.saturatingSum(self.bytes, bytes)
+        self.frames = Self.saturatingSum(self.frames, frames)
+    }
+
+    private static func saturatingSum(_ total: Int64, _ more: Int) -> Int64 {
+        let (sum, overflow) = total.addingReportingOverflow(Int64(max(0, more)))
+        return overflow ? .max : sum
     }
 
     /// kbit/s at `sampleRate`, rounded; 0 before any audio.

@@ -12,7 +12,9 @@ import COgg
 ///
 /// Opus decodes at 48 kHz with the header's output gain; its pre-skip is dropped, as is what an Opus or
 /// Vorbis stream's last granule position trims from its end. Ogg FLAC packets are rebuilt into a native
-/// FLAC stream for ``FLACDecoder``. Not thread-safe: owned by one thread.
+/// FLAC stream for ``FLACDecoder``. Once a stream plays, a new stream whose headers a cut lost is played
+/// with the same codec set-up (``OggPacketReader/Event/streamContinued``): a station's encoder restarts
+/// with its settings unchanged. Not thread-safe: owned by one thread.
 public final class OggDecoder: AudioDecoder {
     /// The codec of the logical stream being decoded, and where it stands.
     private enum Stream {
@@ -75,6 +77,7 @@ public final class OggDecoder: AudioDecoder {
                     announcedFormat = format
                     return .newFormat(format)
                 }
+                reader.continuesHeaderlessStreams = true
                 return .pcm(bytes: copyOut(into: buffer, channels: format.channels))
             }
             if flacHasOutput, let flac {
@@ -87,6 +90,9 @@ public final class OggDecoder: AudioDecoder {
                         announcedFormat = flacFormat
                         return .newFormat(flacFormat)
                     }
+                case .pcm(let bytes):
+                    reader.continuesHeaderlessStreams = true
+                    return .pcm(bytes: bytes)
                 case let output:
                     return output
                 }
@@ -100,6 +106,11 @@ public final class OggDecoder: AudioDecoder {
             case .streamStarted(let codec):
                 endStream()
                 stream = .starting(codec)
+            case .streamContinued:
+                // A new stream whose headers were cut off: the codec set up for the last one goes on.
+                framesToSkip = 0
+                framesDecoded = 0
+                if case .vorbis(let vorbis)? = stream { vorbis.restartSynthesis() }
             case .packet(let packet):
                 decode(packet)
             }
@@ -111,7 +122,8 @@ public final class OggDecoder: AudioDecoder {
     public var streamInfo: AudioStreamInfo? {
         if case .flac? = stream { return flac?.streamInfo }
         guard let codecName, let format else { return nil }
-        return AudioStreamInfo(codec: codecName, bitrate: nominalBitrate ?? bitrate.kilobitsPerSecond(sampleRate: format.sampleRate))
+        let kilobits = nominalBitrate ?? bitrate.kilobitsPerSecond(sampleRate: format.sampleRate)
+        return AudioStreamInfo(codec: codecName, bitrate: kilobits)
     }
 
     /// Drops the codec of the stream that ended; the next stream reports its own format and title.
@@ -193,7 +205,8 @@ public final class OggDecoder: AudioDecoder {
         }
     }
 
-    private func decodeOpus(_ opus: OpusPacketDecoder, _ packet: UnsafeMutablePointer<ogg_packet>, _ bytes: UnsafeRawBufferPointer) {
+    private func decodeOpus(_ opus: OpusPacketDecoder, _ packet: UnsafeMutablePointer<ogg_packet>,
+                            _ bytes: UnsafeRawBufferPointer) {
         let start = pcm.count
         let room = OpusPacketDecoder.maximumFrames * opus.channels
         pcm.append(contentsOf: repeatElement(0, count: room))

@@ -27,13 +27,19 @@ enum OggCodec: Equatable {
 /// followed is the last one begun by a BOS page of a codec ``OggCodec`` knows: a chained stream (Icecast
 /// starts one at every source reconnect and, for Vorbis, at every title change) replaces the one before;
 /// a BOS page that comes right after the followed stream's own BOS page is a grouped (multiplexed)
-/// stream beside it, and the first audio stream of a group is kept. Pages of other streams are ignored.
-/// Not thread-safe: owned by its ``OggDecoder``.
+/// stream beside it, and the first audio stream of a group is kept. Pages of other streams are ignored,
+/// with one exception: when ``continuesHeaderlessStreams`` is set and a stream that is not grouped
+/// falls silent while two pages in a row come from one other stream with no BOS page (a cut that lost a
+/// new stream's headers: a splice, a proxy), that stream is followed from there (``Event/streamContinued``)
+/// rather than nothing being heard until the next BOS. Not thread-safe: owned by its ``OggDecoder``.
 final class OggPacketReader {
     /// What the next call to ``next()`` found.
     enum Event {
         /// A new logical stream of `codec` starts: its packets follow.
         case streamStarted(OggCodec)
+        /// The followed stream is replaced by one whose headers were never seen: its packets follow, for
+        /// the codec already set up.
+        case streamContinued
         /// The followed stream's next packet; its bytes live until the next call.
         case packet(UnsafeMutablePointer<ogg_packet>)
         /// Packets of the followed stream were lost (a torn page, an oversized packet dropped).
@@ -55,6 +61,15 @@ final class OggPacketReader {
     private var serial: Int?
     /// Whether the last page taken was the followed stream's BOS page (the next BOS is grouped with it).
     private var lastPageWasBOS = false
+    /// Whether the last page read, of any stream, was a BOS page.
+    private var lastPageReadWasBOS = false
+    /// Whether the followed stream came in a group with other streams (never replaced without headers).
+    private var grouped = false
+    /// Another stream's serial number and how many pages of it came in a row without one of the followed stream.
+    private var stranger: (serial: Int, pages: Int)?
+
+    /// Whether a stream without headers may replace the followed one (its codec is set up).
+    var continuesHeaderlessStreams = false
 
     init() {
         sync = .allocate(capacity: 1)
@@ -80,6 +95,10 @@ final class OggPacketReader {
         ogg_stream_reset(stream)
         serial = nil
         lastPageWasBOS = false
+        lastPageReadWasBOS = false
+        grouped = false
+        stranger = nil
+        continuesHeaderlessStreams = false
     }
 
     /// Appends bytes to the page parser (`ogg_sync_buffer`, `ogg_sync_wrote`).
@@ -122,18 +141,37 @@ final class OggPacketReader {
     /// Pages `page` in when it belongs to the followed stream or starts a new one.
     private func take(_ page: UnsafeMutablePointer<ogg_page>) -> Event? {
         let pageSerial = Int(ogg_page_serialno(page))
-        if ogg_page_bos(page) != 0 {
+        let isBOS = ogg_page_bos(page) != 0
+        let afterBOS = lastPageReadWasBOS
+        lastPageReadWasBOS = isBOS
+        if isBOS {
             let body = UnsafeRawBufferPointer(start: page.pointee.body, count: max(0, page.pointee.body_len))
+            if afterBOS && lastPageWasBOS { grouped = true }
             guard let codec = OggCodec(identifying: body) else { return nil }
             if serial != nil && lastPageWasBOS && pageSerial != serial { return nil }
             serial = pageSerial
             ogg_stream_reset_serialno(stream, Int32(truncatingIfNeeded: pageSerial))
             ogg_stream_pagein(stream, page)
             lastPageWasBOS = true
+            grouped = afterBOS
+            stranger = nil
+            continuesHeaderlessStreams = false
             return .streamStarted(codec)
         }
-        guard pageSerial == serial else { return nil }
         lastPageWasBOS = false
+        if pageSerial != serial {
+            guard continuesHeaderlessStreams, !grouped else { return nil }
+            let pages = stranger?.serial == pageSerial ? (stranger?.pages ?? 0) + 1 : 1
+            stranger = (pageSerial, pages)
+            guard pages >= 2 else { return nil }
+            // Two pages in a row of a stream whose BOS page never came, none of the followed one: follow it.
+            serial = pageSerial
+            stranger = nil
+            ogg_stream_reset_serialno(stream, Int32(truncatingIfNeeded: pageSerial))
+            ogg_stream_pagein(stream, page)
+            return .streamContinued
+        }
+        stranger = nil
         ogg_stream_pagein(stream, page)
         if stream.pointee.body_fill - stream.pointee.body_returned > Self.maximumPacketBytes {
             // A packet that never ends: drop what is gathered; libogg skips its continuation on the next pages.

@@ -81,28 +81,10 @@ public struct VorbisComment: Equatable, Sendable {
         }
     }
 
-    /// As ICY titles are decoded (UTF-8, else Windows-1252; bounded), without control characters; nil when empty.
+    /// As ICY titles are decoded (UTF-8, else Windows-1252; control characters out, ``StationText``;
+    /// trimmed and bounded); nil when empty.
     private static func clean(_ value: Slice<UnsafeRawBufferPointer>) -> String? {
-        let prefix = value.prefix(4 * ICYMetadataParser.maximumValueLength)
-        let text = ICYMetadataParser.decodeText(Array(prefix)).strippingControlCharacters()
+        let text = ICYMetadataParser.decodeText(Array(value.prefix(4 * ICYMetadataParser.maximumValueLength)))
         return text.isEmpty ? nil : text
-    }
-}
-
-extension StringProtocol {
-    /// Without C0, DEL and C1 control characters (a line feed in a title would break the display and
-    /// the terminal) and bidi embeddings, overrides and isolates (they reorder the text around them);
-    /// each control character becomes a space, and the result is trimmed.
-    func strippingControlCharacters() -> String {
-        guard !utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return String(self) }
-        var scalars = String.UnicodeScalarView()
-        for scalar in unicodeScalars {
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F: scalars.append(" ")
-            case 0x202A...0x202E, 0x2066...0x2069: continue
-            default: scalars.append(scalar)
-            }
-        }
-        return String(scalars).trimmingWhitespace()
     }
 }

@@ -101,6 +101,12 @@ final class VorbisPacketDecoder {
         }
     }
 
+    /// Forgets the overlap with the last packet (`vorbis_synthesis_restart`): the next packet does not
+    /// continue it (another stream's, with the same set-up).
+    func restartSynthesis() {
+        if synthesisStarted { vorbis_synthesis_restart(dsp) }
+    }
+
     /// An empty comment header (no vendor, no fields, the framing bit) in place of the station's.
     private func takeEmptyComment() -> Bool {
         var bytes: [UInt8] = [0x03] + Array("vorbis".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 1]

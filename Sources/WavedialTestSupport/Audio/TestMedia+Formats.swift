@@ -28,12 +28,12 @@ extension TestMedia {
         let serialOptions = ogg ? ["-serial_offset", "\(serial ?? 1)"] : []
         let key = "\(encoding)-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(title ?? "")-\(artist ?? "")-\(serial ?? 1)"
         let name = "tone-" + String(key.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") ? Character($0) : "_" })
-        return try cached(name) { partial in
-            try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                               "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
-                               "-ac", "\(channels)", "-fflags", "+bitexact", "-flags:a", "+bitexact"]
-                + tags + encoding.ffmpegOutput + serialOptions + [partial.path])
-        }
+        // Built up step by step: Swift 6.0 cannot type-check one long sum of arrays in reasonable time.
+        var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                         "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
+                         "-ac", "\(channels)", "-fflags", "+bitexact", "-flags:a", "+bitexact"]
+        arguments += tags + encoding.ffmpegOutput + serialOptions
+        return try cached(name) { partial in try run("ffmpeg", arguments + [partial.path]) }
     }
 
     /// The files one after the other in one new cached file (a chained Ogg stream, a rate change mid-stream).

@@ -18,33 +18,35 @@ extension TestMedia {
 
     /// A sine tone in Ogg (Opus, Vorbis or FLAC), with `TITLE` and `ARTIST` comments when given.
     /// `serialOffset` sets the logical stream's serial number, so two files chain into one stream;
-    /// `gainDecibels` raises the tone from ffmpeg's level (peaks at 2896 of 32767, about -21 dBFS).
+    /// `gainDecibels` raises the tone from ffmpeg's level (in stereo, peaks at 2896 of 32767: about -21 dBFS).
     public static func oggTone(codec: OggCodec, frequency: Int = 440, sampleRate: Int = 48000, channels: Int = 2,
                                seconds: Int = 2, title: String? = nil, artist: String? = nil,
                                serialOffset: Int = 0, gainDecibels: Int = 0) throws -> URL {
         let gain = gainDecibels == 0 ? "" : "-\(gainDecibels)dB"
-        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))-s\(serialOffset)\(gain).ogg"
+        let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(codec.rawValue)\(tagName(title, artist))"
+            + "-s\(serialOffset)\(gain).ogg"
         // More than two channels: the tone in every one (ffmpeg's upmix would put it in the centre only).
         let pan = channels > 2 ? ["pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")] : []
         let filters = pan + (gainDecibels == 0 ? [] : ["volume=\(gainDecibels)dB"])
         let filterArguments = filters.isEmpty ? [] : ["-af", filters.joined(separator: ",")]
-        return try cached(name) { partial in
-            try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
-                    ["-ac", "\(channels)"] + filterArguments + codec.encoderArguments + tagArguments(title, artist) +
-                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg", partial.path])
-        }
+        // Built up step by step: Swift 6.0 cannot type-check one long sum of arrays in reasonable time.
+        var arguments = toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds)
+        arguments += ["-ac", "\(channels)"] + filterArguments
+        arguments += codec.encoderArguments + tagArguments(title, artist)
+        arguments += ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-serial_offset", "\(serialOffset)", "-f", "ogg"]
+        return try cached(name) { partial in try run("ffmpeg", arguments + [partial.path]) }
     }
 
     /// A sine tone as native FLAC (`fLaC`, STREAMINFO, VORBIS_COMMENT, frames) at 16 or 24 bits.
     public static func flacTone(frequency: Int = 440, sampleRate: Int = 44100, channels: Int = 2, seconds: Int = 2,
                                 bitsPerSample: Int = 16, title: String? = nil, artist: String? = nil) throws -> URL {
         let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(bitsPerSample)bit\(tagName(title, artist)).flac"
-        let sampleFormat = bitsPerSample > 16 ? ["-sample_fmt", "s32", "-bits_per_raw_sample", "\(bitsPerSample)"] : ["-sample_fmt", "s16"]
-        return try cached(name) { partial in
-            try run("ffmpeg", toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds) +
-                    ["-ac", "\(channels)", "-c:a", "flac"] + sampleFormat + tagArguments(title, artist) +
-                    ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-f", "flac", partial.path])
-        }
+        let sampleFormat = bitsPerSample > 16
+            ? ["-sample_fmt", "s32", "-bits_per_raw_sample", "\(bitsPerSample)"] : ["-sample_fmt", "s16"]
+        var arguments = toneInput(frequency: frequency, sampleRate: sampleRate, seconds: seconds)
+        arguments += ["-ac", "\(channels)", "-c:a", "flac"] + sampleFormat + tagArguments(title, artist)
+        arguments += ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-f", "flac"]
+        return try cached(name) { partial in try run("ffmpeg", arguments + [partial.path]) }
     }
 
     /// What ffmpeg decodes `media` to, as interleaved S16 (its own decoders: for lossless FLAC, the reference).

@@ -30,7 +30,7 @@ final class ADTSFramerTests: XCTestCase {
         XCTAssertEqual(parsed?.hasCRC, false)
         // Layer bits set, a reserved rate index, a length shorter than the header: none is a header.
         XCTAssertNil(ADTSHeader([0xFF, 0xF3] + header[2...], at: 0))
-        XCTAssertNil(ADTSHeader([0xFF, 0xF1, 0x50 | 0x34] + header[3...], at: 0))
+        XCTAssertNil(ADTSHeader([0xFF, 0xF1, UInt8(0x50 | 0x34)] + header[3...], at: 0))
         XCTAssertNil(ADTSHeader([0xFF, 0xF1, 0x50, 0x80, 0x00, 0xFF, 0xFC], at: 0))
         XCTAssertNil(ADTSHeader(Array(header[..<6]), at: 0))
     }

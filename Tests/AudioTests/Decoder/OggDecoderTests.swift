@@ -161,6 +161,59 @@ final class OggDecoderTests: XCTestCase {
         XCTAssertEqual(decoded.frameCounts, [2 * 88200])
     }
 
+    /// The offsets at which `bytes`' pages start.
+    private func pageOffsets(_ bytes: [UInt8]) -> [Int] {
+        var offsets: [Int] = []
+        var offset = 0
+        while offset + 27 <= bytes.count {
+            offsets.append(offset)
+            let segments = Int(bytes[offset + 26])
+            offset += 27 + segments + bytes[(offset + 27)..<(offset + 27 + segments)].reduce(0) { $0 + Int($1) }
+        }
+        return offsets
+    }
+
+    func testANewStreamWhoseHeadersWereCutPlaysOnWithTheCodecSetUp() throws {
+        let first = try tone(.vorbis, sampleRate: 44100, title: "First", serialOffset: 1)
+        let second = try DecodedSegments.bytes(of: TestMedia.oggTone(codec: .vorbis, frequency: 880, sampleRate: 44100,
+                                                                     seconds: 4, title: "Second", serialOffset: 2))
+        // The second stream's identification, comment and setup headers (its first two pages) are lost.
+        let headerless = Array(second[pageOffsets(second)[2]...])
+        let decoded = try decode(first + headerless)
+        XCTAssertEqual(decoded.titles, ["Band - First"])
+        XCTAssertEqual(decoded.formats, [PCMFormat(sampleRate: 44100, channels: 2)])
+        let samples = decoded.allSamples
+        XCTAssertEqual(PCMAnalysis.frequency(Array(samples.prefix(88200 * 2)), channels: 2, sampleRate: 44100), 440, accuracy: 2)
+        XCTAssertEqual(PCMAnalysis.frequency(Array(samples.suffix(44100)), channels: 2, sampleRate: 44100), 880, accuracy: 2)
+        // The first of its pages goes to telling a cut from a stray page: at most a page of audio is lost.
+        XCTAssertGreaterThan(decoded.frameCounts.first ?? 0, 88200 + 44100 * 2)
+        // Without a codec set up before, headerless pages give nothing.
+        let alone = try decode(headerless)
+        XCTAssertEqual(alone.events, [])
+    }
+
+    func testPagesOfAGroupedStreamAreIgnored() throws {
+        let bytes = try tone(.vorbis, sampleRate: 44100)
+        let offsets = pageOffsets(bytes) + [bytes.count]
+        let pages = (0..<(offsets.count - 1)).map { Array(bytes[offsets[$0]..<offsets[$0 + 1]]) }
+        // A skeleton-like stream grouped with the audio: its BOS page next to the audio's, then pages of
+        // its own between the audio's, two and more in a row.
+        let other = { (sequence: UInt32, flags: UInt8) in
+            OggTestPages.page(serial: 99, sequence: sequence, granule: 0, flags: flags, lacing: [16],
+                              body: Array("fishead\u{0}".utf8) + [UInt8](repeating: 7, count: 8))
+        }
+        var grouped = pages[0] + other(0, 0x02)
+        var sequence: UInt32 = 1
+        for page in pages.dropFirst() {
+            grouped += other(sequence, 0) + other(sequence + 1, 0) + other(sequence + 2, 0) + page
+            sequence += 3
+        }
+        let decoded = try decode(grouped)
+        let clean = try decode(bytes)
+        XCTAssertEqual(decoded.events, clean.events)
+        XCTAssertEqual(decoded.allSamples, clean.allSamples)
+    }
+
     func testRestartForgetsTheStreamHalfWay() throws {
         let first = try tone(.opus, title: "First", serialOffset: 1)
         let second = try tone(.vorbis, sampleRate: 44100, channels: 1, title: "Second", serialOffset: 2)
