@@ -60,8 +60,7 @@ public enum StreamProbe {
         var input = [UInt8](repeating: 0, count: 4096)
         var output = [UInt8](repeating: 0, count: AudioDecoders.minimumReadBytes)
         var decodedAt: Double?
-        var bytesFed = 0
-        var framesDecoded = 0
+        var measured = MeasuredBitrate()
         while StationSession.now < deadline && decoderError == nil {
             // The player retries a refusal (a mount may be coming back); a probe answers what holds
             // now, so a server that says no, or no network at all, ends it at once. A stall or a
@@ -98,7 +97,7 @@ public enum StreamProbe {
                 session.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<limit]), timeout: 0.05)
             }
             guard count > 0, let decoder else { continue }
-            bytesFed += count
+            measured.add(bytes: count, frames: 0)
             try? input.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             decoding: while true {
                 switch output.withUnsafeMutableBytes({ decoder.read(into: $0) }) {
@@ -111,7 +110,7 @@ public enum StreamProbe {
                     result.channels = format.channels
                 case .pcm(let bytes):
                     if bytes == 0 { break decoding }
-                    if let channels = result.channels, channels > 0 { framesDecoded += bytes / (2 * channels) }
+                    if let channels = result.channels, channels > 0 { measured.add(bytes: 0, frames: bytes / (2 * channels)) }
                     if decodedAt == nil && result.sampleRate != nil { decodedAt = StationSession.now }
                 }
             }
@@ -123,8 +122,8 @@ public enum StreamProbe {
         if decodedAt != nil, let info = decoder?.streamInfo {
             result.playable = true
             result.codec = info.codec
-            result.bitrate = info.bitrate > 0 ? info.bitrate
-                : measuredBitrate(bytes: bytesFed, frames: framesDecoded, rate: result.sampleRate) ?? finalResponse?.bitrate
+            let bytesOverTime = measured.kilobitsPerSecond(sampleRate: result.sampleRate ?? 0)
+            result.bitrate = info.bitrate > 0 ? info.bitrate : bytesOverTime > 0 ? bytesOverTime : finalResponse?.bitrate
         } else {
             result.sampleRate = nil
             result.channels = nil
@@ -133,11 +132,5 @@ public enum StreamProbe {
                     : PlaybackFailure(.timedOut, detail: "no audio within \(Int(timeout)) s"))
         }
         return result
-    }
-
-    /// kbit/s from compressed bytes over the time they decoded to; nil when too little decoded to tell.
-    static func measuredBitrate(bytes: Int, frames: Int, rate: Int?) -> Int? {
-        guard let rate, rate > 0, frames >= rate / 4 else { return nil }
-        return Int((Double(bytes) * 8 / (Double(frames) / Double(rate)) / 1000).rounded())
     }
 }

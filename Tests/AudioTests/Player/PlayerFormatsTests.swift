@@ -89,6 +89,7 @@ final class PlayerHLSTests: XCTestCase {
         XCTAssertTrue(probe.hls, "\(layout)", line: line)
         XCTAssertEqual(probe.codec, "AAC", "\(layout)", line: line)
         XCTAssertEqual(probe.sampleRate, 44100, "\(layout)", line: line)
+        XCTAssertEqual(Double(probe.bitrate ?? 0), 64, accuracy: 16, "\(layout): measured, as ffmpeg encoded it", line: line)
     }
 
     func testMPEGTSSegments() throws {
