@@ -9,6 +9,10 @@ import XCTest
 final class PlayerFormatsTests: XCTestCase {
     private func play(_ codec: IcecastServer.Codec, rate: Int, title: String?,
                       file line: UInt = #line) throws {
+        // Under qemu-user (scripts/test.d/arm64-user) libopus, libvorbis and libFLAC decode slower than the
+        // unpaced capture takes the audio, so the lead outlasts these waits; the decoders' own cases run there.
+        try XCTSkipIf(codec != .mp3 && codec != .aac && ProcessInfo.processInfo.environment["WAVEDIAL_QEMU_USER"] != nil,
+                      "qemu-user artifact: emulated \(codec) decoding is slower than the real-time waits")
         let icecast = try IcecastServer(source: try TestMedia.tone(frequency: 440, seconds: 30), codec: codec)
         defer { icecast.stop() }
         let capture = AlsaCapture.device(named: "format-\(codec)")
