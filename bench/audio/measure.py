@@ -11,7 +11,8 @@ For each repetition it:
   * starts --cmd (the process that is measured), optionally waits for --ready and
     runs --trigger (t0 is then the trigger's start, else the spawn of --cmd),
   * polls the PCM output file (1 ms until first audio, then 10 ms),
-  * optionally kills icecast at --outage AT:DOWN (seconds after t0) and restarts it,
+  * optionally kills the server (icecast, or the HLS origin when FORMAT=hls: rig.sh kill-server)
+    at --outage AT:DOWN (seconds after t0) and restarts it,
   * at t0+--duration samples CPU (utime+stime of the process tree, pacer excluded)
     and peak RSS (VmHWM), then stops the player.
 Results: one JSON object per repetition appended to --results, and a summary line.
@@ -227,13 +228,13 @@ def one_rep(a, rep):
             if "kill_req" not in ev and now >= t0 + outage["at"]:
                 ev["kill_req"] = now
                 def kill():
-                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "kill-icecast"],
+                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "kill-server"],
                                          capture_output=True, text=True).stdout
                     ev["kill"] = float(out.split()[-1]) if out.strip() else time.monotonic()
                 threading.Thread(target=kill, daemon=True).start()
             if "kill" in ev and restart_thread is None and now >= ev["kill"] + outage["down"]:
                 def restart():
-                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "start-icecast"],
+                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "start-server"],
                                          capture_output=True, text=True).stdout
                     for l in out.splitlines():
                         k, _, v = l.partition(" ")

@@ -6,7 +6,7 @@
 # table: median [min–max] of peak RSS (VmHWM), launch → main (the loader), launch → first PCM, and CPU
 # (user + system, the loading included). Needs gcc, pkg-config, the -dev packages of
 # scripts/packages/build.txt and libavcodec-dev, libavformat-dev (bench/packages.txt).
-#   bench/decoders/loadcost.sh        Environment: BENCH_DIR (/tmp/wavedial-bench) RUNS (11)
+#   bench/decoder-libraries/run.sh (or bench/decoders/run.sh load)   Environment: BENCH_DIR (/tmp/wavedial-bench) RUNS (11)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/wavedial-bench}

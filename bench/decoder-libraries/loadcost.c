@@ -1,5 +1,5 @@
 /* loadcost: what a decoder library costs a process that loads it, for the library choice in
- * docs/BENCHMARKS.md ("Decoder libraries"). bench/decoders/loadcost.sh builds it with gcc once per
+ * docs/BENCHMARKS.md ("Decoder libraries"). bench/decoder-libraries/run.sh builds it with gcc once per
  * option and runs it; nothing here is part of the radio.
  *
  *   loadcost FORMAT FILE      FORMAT: aac (ADTS) or opus (Ogg); FILE is read whole, then decoded
