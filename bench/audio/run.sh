@@ -42,6 +42,9 @@ MPG123='mpg123 -o alsa -a bench {url}'
 MPV='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench {url}'
 # mpv's own reconnect, off by default: libavformat's reconnect options.
 MPV_RECONNECT='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench --stream-lavf-o=reconnect=1,reconnect_at_eof=1,reconnect_streamed=1,reconnect_on_network_error=1,reconnect_delay_max=4 {url}'
+# HLS: libavformat reopens a segment at its end with reconnect_at_eof (every segment ends), and loads
+# none; the network-error reconnect alone brings it back after an outage of the origin.
+MPV_HLS_RECONNECT='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench --stream-lavf-o=reconnect=1,reconnect_on_network_error=1,reconnect_delay_max=4 {url}'
 # mpd is a server: t0 is the client's play request; titles come from its idle events.
 MPD=(--cmd '{here}/players/mpd.sh daemon' --ready '{here}/players/mpd.sh ready'
      --trigger '{here}/players/mpd.sh play {url}' --watch '{here}/players/mpd.sh watch')
@@ -89,7 +92,8 @@ print(json.dumps({"name": "floor-" + sys.argv[1], "floor_s": float(m.group(1)), 
     furl=$("$here/rig.sh" url)
     O=(--duration "$OUT_DURATION" --outage "$OUT_AT:$OUT_DOWN")
     MF --name "$f-outage-wavedial" "${O[@]}" --cmd "$WD"
-    if have mpv; then MF --name "$f-outage-mpv-lavf-reconnect" "${O[@]}" --cmd "$MPV_RECONNECT"; fi
+    mpv_reconnect=$MPV_RECONNECT; [[ $f == hls ]] && mpv_reconnect=$MPV_HLS_RECONNECT
+    if have mpv; then MF --name "$f-outage-mpv-lavf-reconnect" "${O[@]}" --cmd "$mpv_reconnect"; fi
     if have mpd && have mpc; then MF --name "$f-outage-mpd-watchdog" "${O[@]}" --env MPD_WATCHDOG=1 "${MPD[@]}"; fi
   done
   unset FORMAT
