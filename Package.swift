@@ -34,7 +34,12 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMpg123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CFaad", pkgConfig: "faad2", providers: [.apt(["libfaad-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbis", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
         .systemLibrary(name: "CThreadName"),
@@ -57,7 +62,8 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "CAlsa", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa", "CCrypto",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Hardware",
@@ -83,7 +89,7 @@ let package = Package(
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial-player",
-            dependencies: ["Audio", "Threads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Audio"],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
@@ -94,8 +100,8 @@ let package = Package(
         // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
         .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
                           swiftSettings: swift5),
-        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders/run.sh compares it with ffmpeg).
-        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh"],
+        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders: run.sh, ogg.sh against ffmpeg).
+        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh", "ogg.sh"],
                           swiftSettings: swift5),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.

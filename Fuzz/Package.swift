@@ -7,17 +7,26 @@ import PackageDescription
 // invariant is a finding.
 let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-adts", "Audio"), ("fuzz-station-json", "RadioBrowser"),
-    ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"),
+    ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
+    ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
+    ("fuzz-sniff", "Audio"),
 ]
+// The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
+let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]
 
 let package = Package(
     name: "WavedialFuzz",
     platforms: [.macOS(.v14)],
     dependencies: [.package(name: "Wavedial", path: "..")],
-    targets: [.target(name: "FuzzDriver")] + fuzzTargets.map { target in
+    targets: [
+        .target(name: "FuzzDriver"),
+        .target(name: "DecoderFuzzing", dependencies: [.product(name: "Audio", package: "Wavedial")],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+    ] + fuzzTargets.map { target in
         .executableTarget(
             name: target.name,
-            dependencies: ["FuzzDriver", .product(name: target.product, package: "Wavedial")],
+            dependencies: ["FuzzDriver", .product(name: target.product, package: "Wavedial")]
+                + (decoderTargets.contains(target.name) ? ["DecoderFuzzing"] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

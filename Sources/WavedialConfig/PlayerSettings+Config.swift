@@ -24,5 +24,7 @@ extension PlayerSettings {
         source.maximumRedirects = section.int("max_redirects", default: source.maximumRedirects, range: 0...20)
         reconnect.maximumDelay = section.double("reconnect_max_seconds", default: reconnect.maximumDelay, range: 0.5...600)
         source.userAgent = section.string("user_agent", default: source.userAgent)
+        let bandwidth = section.int("hls_max_bandwidth", default: hls.maximumBandwidth ?? 0, range: 0...1_000_000_000)
+        hls.maximumBandwidth = bandwidth > 0 ? bandwidth : nil
     }
 }

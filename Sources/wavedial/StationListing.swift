@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import WavedialConfig
 import WavedialCore
@@ -36,9 +37,11 @@ enum Output {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    /// Prints rows as columns padded to their widest cell (by characters, not bytes).
+    /// Prints rows as columns padded to their widest cell (by characters, not bytes). Cells hold what
+    /// stations sent (names, titles, URLs), so they are printed without control characters: a name
+    /// stored by an older wavedial, before syncs cleaned them, must not drive the terminal either.
     static func table(_ header: [String], _ rows: [[String]]) {
-        let all = [header] + rows
+        let all = [header] + rows.map { $0.map(StationText.printable) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         for row in all {
             let cells = row.enumerated().map { index, cell in

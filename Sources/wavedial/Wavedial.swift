@@ -21,7 +21,8 @@ struct Wavedial: AsyncParsableCommand {
             // Help and bad arguments go the usual way below, so they read the same as every command's.
             if arguments.first == PlayURLCommand.configuration.commandName,
                let playURL = try? PlayURLCommand.parse(Array(arguments.dropFirst())) {
-                try playURL.run()
+                try playURL.run()  // returns only when it played in-process
+                return
             }
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -13,7 +13,7 @@ struct CLIRunner {
         func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
     }
 
-    let binary = ProjectPaths.product("wavedial", besides: Bundle(for: BundleMarker.self))
+    var binary = ProjectPaths.product("wavedial", besides: Bundle(for: BundleMarker.self))
     var environment: [String: String] = [:]
 
     @discardableResult

@@ -17,7 +17,7 @@ final class CatalogCommandsTests: XCTestCase {
             F.station("11111111-0000-4000-8000-000000000002", "Jazz Café Berlin", lat: 52.50, lon: 13.30, tags: "jazz", language: "german", votes: 50),
             F.station("11111111-0000-4000-8000-000000000003", "Potsdam Klassik", lat: 52.39, lon: 13.06, tags: "classical", votes: 10),
             F.station("11111111-0000-4000-8000-000000000004", "Hamburg Welle 90,3", lat: 53.55, lon: 9.99, tags: "pop", votes: 5),
-            F.station("11111111-0000-4000-8000-000000000005", "AAC Berlin", lat: 52.52, lon: 13.40, codec: "AAC", votes: 99),
+            F.station("11111111-0000-4000-8000-000000000005", "WMA Berlin", lat: 52.52, lon: 13.40, codec: "WMA", votes: 99),
             F.station("11111111-0000-4000-8000-000000000006", "Landfunk ohne Ort", country: "DE", tags: "folk", votes: 3),
             F.station("11111111-0000-4000-8000-000000000007", "Paris Jazz", lat: 48.85, lon: 2.35, country: "FR", tags: "jazz", votes: 70),
         ]
@@ -111,7 +111,7 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertEqual(station["favorite"] as? Bool, false)
         XCTAssertNotNil(station["distance_km"])
         let byUUID = try cli.run("stations", "show", "11111111-0000-4000-8000-000000000005")
-        XCTAssertTrue(byUUID.stdout.contains("no (codec AAC not supported)"), byUUID.stdout)
+        XCTAssertTrue(byUUID.stdout.split(separator: "\n").contains { $0.hasPrefix("playable ") && $0.hasSuffix("  no (Format not supported (WMA))") }, byUUID.stdout)
         let missing = try cli.run("stations", "show", "Nonexistent FM")
         XCTAssertEqual(missing.status, 66)
         XCTAssertEqual(missing.stderrLines, ["wavedial: no station matches 'Nonexistent FM'"])

@@ -41,9 +41,25 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout)
         let findings = try XCTUnwrap(result.json() as? [[String: Any]])
         XCTAssertEqual(findings.map { $0["check"] as? String },
-                       ["config", "daemon", "database", "disk", "audio", "lcd", "gpio", "network"])
+                       ["config", "daemon", "database", "disk", "audio", "formats", "lcd", "gpio", "network"])
         XCTAssertTrue(findings.allSatisfy { $0["ok"] as? Bool == true }, "\(findings)")
         XCTAssertTrue((findings[2]["detail"] as? String ?? "").contains("1 stations"), "\(findings[2])")
+    }
+
+    /// The formats line names what the build plays and each codec library with the version the library
+    /// itself reports: libmpg123 tells it from 1.32 on (`mpg123_distversion`), older ones are named alone.
+    func testDoctorNamesTheFormatsAndTheLibrariesVersions() throws {
+        let result = try cli.run("--config", try config(""), "doctor")
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.hasPrefix("ok      formats: ") }, result.stdout)
+        let library = try XCTUnwrap(dlopen("libmpg123.so.0", RTLD_NOW), "libmpg123 is installed")
+        defer { dlclose(library) }
+        typealias DistVersion = @convention(c) (
+            UnsafeMutablePointer<CUnsignedInt>?, UnsafeMutablePointer<CUnsignedInt>?, UnsafeMutablePointer<CUnsignedInt>?
+        ) -> UnsafePointer<CChar>?
+        var major: CUnsignedInt = 0, minor: CUnsignedInt = 0, patch: CUnsignedInt = 0
+        let version = dlsym(library, "mpg123_distversion").flatMap { unsafeBitCast($0, to: DistVersion.self)(&major, &minor, &patch) }
+            .map { " " + String(cString: $0) } ?? ""
+        XCTAssertTrue(line.hasPrefix("ok      formats: MP3 (libmpg123\(version))"), String(line))
     }
 
     func testDoctorNamesEachProblemAndWhatToDo() throws {

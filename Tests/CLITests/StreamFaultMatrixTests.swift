@@ -180,8 +180,8 @@ final class StreamFaultMatrixTests: XCTestCase {
         radio.assertAlive()
     }
 
-    func testAACAndHLSStationsAreFormatNotSupportedWithoutSound() throws {
-        let (radio, _) = try radioWithServer(["/aac", "/hls.m3u8"])
+    func testWMAAndVideoOnlyHLSStationsAreFormatNotSupportedWithoutSound() throws {
+        let (radio, _) = try radioWithServer(["/wma", "/video.m3u8"])
         for index in 0..<2 {
             radio.tune(Self.uuid(index))
             radio.waitFor("Format not supported (station \(index))") { failedWith(radio, "Format not supported") }

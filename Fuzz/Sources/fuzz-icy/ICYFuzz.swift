@@ -23,8 +23,15 @@ func fuzzICY(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
         demuxer.push(UnsafeRawBufferPointer(rebasing: stream[offset..<end]), audio: { audio += $0.count }) { block in
             metadata += block.count + 1
             let parsed = ICYMetadataParser.parse(block)
-            // Titles are bounded whatever the block says.
+            // Titles are bounded whatever the block says, and never carry a control character or a
+            // bidi override to a terminal.
             precondition((parsed.title?.count ?? 0) <= ICYMetadataParser.maximumValueLength)
+            for field in parsed.fields {
+                precondition(!field.value.unicodeScalars.contains { scalar in
+                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                        || (0x2066...0x2069).contains(scalar.value)
+                })
+            }
         }
         offset = end
     }

@@ -80,13 +80,8 @@ public enum AudioDecoders {
         switch encoding {
         case .mpeg: return try Mpg123Decoder()
         case .adts: return try AACDecoder()
-        case .ogg, .flac: throw AudioDecoderUnavailable(encoding: encoding)
+        case .ogg: return OggDecoder()
+        case .flac: return try FLACDecoder()
         }
     }
-}
-
-/// No decoder is built in for the encoding.
-public struct AudioDecoderUnavailable: Error, CustomStringConvertible {
-    public var encoding: AudioEncoding
-    public var description: String { "no decoder for \(encoding.displayName)" }
 }

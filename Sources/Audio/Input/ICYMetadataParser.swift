@@ -1,15 +1,23 @@
 /// Parses ICY metadata blocks (SHOUTcast/Icecast in-band metadata) into ``ICYMetadata``.
 ///
-/// Stations put quotes and semicolons inside titles (`StreamTitle='Guns N' Roses - Don't Cry; Live';`),
-/// so a value ends only at a `';` followed by the end of the block or by the next `Key='`.
+/// A block is `Key='value';` fields. Stations put quotes and semicolons inside titles
+/// (`StreamTitle='Guns N' Roses - Don't Cry; Live';`), so a quoted value ends only at a `';` followed
+/// by the end of the block or by the next `Key=`. Some servers send fields with unquoted values
+/// (`adw_ad=true;StreamTitle='…';`): such a value runs to the next `;`, as MPD reads it (mpv takes
+/// `StreamTitle='` wherever it is). Anything else up to the next `;` is skipped, so a title after
+/// garbage is still found. Quotes are kept as sent: no player undoubles `''`.
 /// Text is UTF-8 when valid, else Windows-1252 (a superset of Latin-1 for printable text);
-/// HTML entities (`&amp;`, `&#1044;`, `&#x44;`) are decoded. Pure functions: any thread.
+/// HTML entities (`&amp;`, `&#1044;`, `&#x44;`) are decoded; control characters are removed.
+/// Pure functions: any thread.
 public enum ICYMetadataParser {
     /// The largest block the protocol can carry (length byte 255 × 16).
     public static let maximumBlockLength = 255 * 16
 
     /// The longest value kept; longer values are cut (an LCD shows far less).
     public static let maximumValueLength = 1024
+
+    private static let quote = UInt8(ascii: "'")
+    private static let semicolon = UInt8(ascii: ";")
 
     /// Parses one metadata block, NUL padding included; never fails (garbage gives no fields).
     public static func parse<Bytes: Collection>(_ block: Bytes) -> ICYMetadata where Bytes.Element == UInt8 {
@@ -18,39 +26,51 @@ public enum ICYMetadataParser {
         var fields: [(key: String, value: String)] = []
         var index = 0
         while index < bytes.count {
-            guard let (key, valueStart) = keyStart(in: bytes, at: index) else { break }
-            let valueEnd = endOfValue(in: bytes, from: valueStart)
-            let raw = Array(bytes[valueStart..<valueEnd])
-            fields.append((key, decodeText(raw)))
-            index = min(bytes.count, valueEnd + 2)  // past `';`
+            guard let (key, valueStart) = fieldStart(in: bytes, at: index) else {
+                // Not a field: skip to the next `;` and try again there.
+                guard let next = bytes[index...].firstIndex(of: semicolon) else { break }
+                index = next + 1
+                continue
+            }
+            let valueEnd: Int
+            if valueStart < bytes.count, bytes[valueStart] == quote {
+                valueEnd = endOfQuotedValue(in: bytes, from: valueStart + 1)
+                fields.append((key, decodeText(Array(bytes[(valueStart + 1)..<valueEnd]))))
+                index = min(bytes.count, valueEnd + 1)  // past the closing quote
+            } else {
+                valueEnd = bytes[valueStart...].firstIndex(of: semicolon) ?? bytes.count
+                fields.append((key, decodeText(Array(bytes[valueStart..<valueEnd]))))
+                index = valueEnd
+            }
         }
         return ICYMetadata(fields: fields)
     }
 
-    /// Finds `Key='` at `index` (after optional spaces); returns the key and where its value starts.
-    private static func keyStart(in bytes: [UInt8], at index: Int) -> (String, Int)? {
+    /// Finds `Key=` at `index` (after optional spaces and semicolons); returns the key and where its
+    /// value starts (at its opening quote when it has one).
+    private static func fieldStart(in bytes: [UInt8], at index: Int) -> (String, Int)? {
         var cursor = index
-        while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x3B { cursor += 1 }
+        while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == semicolon { cursor += 1 }
         let keyBegin = cursor
         while cursor < bytes.count, isKeyByte(bytes[cursor]) { cursor += 1 }
-        guard cursor > keyBegin, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "="),
-              bytes[cursor + 1] == UInt8(ascii: "'") else { return nil }
+        guard cursor > keyBegin, cursor < bytes.count, bytes[cursor] == UInt8(ascii: "=") else { return nil }
         let key = String(decoding: bytes[keyBegin..<cursor], as: UTF8.self)
-        return (key, cursor + 2)
+        return (key, cursor + 1)
     }
 
     private static func isKeyByte(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
     }
 
-    /// The first `';` that ends the block or is followed by another `Key='`; else the end (a lost quote).
-    private static func endOfValue(in bytes: [UInt8], from start: Int) -> Int {
+    /// The closing quote: the first `'` that ends the block, or whose `;` is followed by the end (spaces
+    /// and semicolons aside) or by another `Key=`; else the end (a lost quote).
+    private static func endOfQuotedValue(in bytes: [UInt8], from start: Int) -> Int {
         var cursor = start
         while cursor < bytes.count {
-            if bytes[cursor] == UInt8(ascii: "'") {
+            if bytes[cursor] == quote {
                 let next = cursor + 1
                 if next == bytes.count { return cursor }
-                if bytes[next] == UInt8(ascii: ";") && (next + 1 == bytes.count || keyStart(in: bytes, at: next + 1) != nil) {
+                if bytes[next] == semicolon && (restIsBlank(bytes, from: next) || fieldStart(in: bytes, at: next) != nil) {
                     return cursor
                 }
             }
@@ -59,10 +79,15 @@ public enum ICYMetadataParser {
         return bytes.count
     }
 
-    /// UTF-8 when valid, else Windows-1252; then HTML entities; trimmed and bounded.
+    private static func restIsBlank(_ bytes: [UInt8], from index: Int) -> Bool {
+        bytes[index...].allSatisfy { $0 == 0x20 || $0 == semicolon }
+    }
+
+    /// UTF-8 when valid, else Windows-1252; then HTML entities; control characters and bidi overrides
+    /// removed (``StationText/printable(_:)``, after the entities: `&#27;` is an ESC too); trimmed and bounded.
     static func decodeText(_ raw: [UInt8]) -> String {
         let text = String(validating: raw, as: UTF8.self) ?? String(String.UnicodeScalarView(raw.map(windows1252)))
-        let decoded = HTMLEntities.decode(text).trimmingWhitespace()
+        let decoded = StationText.printable(HTMLEntities.decode(text)).trimmingWhitespace()
         return decoded.count > maximumValueLength ? String(decoded.prefix(maximumValueLength)) : decoded
     }
 

@@ -17,7 +17,7 @@ final class SplicingSink: ElementaryStreamSink {
         self.encoding = encoding
         next.begin(encoding)
         keepGoing = true
-        splice.beginConnection(emit: emit)
+        splice.beginConnection(encoding, emit: emit)
     }
 
     func audio(_ bytes: UnsafeRawBufferPointer) -> Bool {

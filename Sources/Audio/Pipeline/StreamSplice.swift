@@ -27,8 +27,10 @@ struct StreamSplice {
     private var recentCount = 0
     private var probe: [UInt8] = []
     private let probeLength: Int
-    /// Bytes at the end of the probe looked up when its start is not in the history (headers first).
-    private static let tailLength = 1024
+    /// The encoding of the current connection: its repeated headers are not looked up.
+    private var encoding = AudioEncoding.mpeg
+    /// The most header bytes waited for before a connection is judged without them.
+    private static let maximumHeaderLength = 256 * 1024
     private var state = State.passing
 
     /// - Parameters:
@@ -39,8 +41,10 @@ struct StreamSplice {
         self.probeLength = probeLength
     }
 
-    /// A new connection begins: its first bytes will be matched against the remembered audio.
-    mutating func beginConnection(emit: (Output) -> Void) {
+    /// A new connection begins: its first bytes (after the headers an Ogg or FLAC server repeats) will
+    /// be matched against the remembered audio.
+    mutating func beginConnection(_ encoding: AudioEncoding = .mpeg, emit: (Output) -> Void) {
+        self.encoding = encoding
         probe.removeAll(keepingCapacity: true)
         if recentCount == 0 {
             state = .passing
@@ -61,7 +65,9 @@ struct StreamSplice {
             if skip < bytes.count { pass(UnsafeRawBufferPointer(rebasing: bytes[skip...]), emit: emit) }
         case .probing:
             probe.append(contentsOf: bytes)
-            if probe.count >= probeLength { decide(emit: emit) }
+            if probe.count >= probeLength, let headers = headerLength(), probe.count >= headers + probeLength {
+                decide(skippingHeaders: headers, emit: emit)
+            }
         }
     }
 
@@ -77,30 +83,32 @@ struct StreamSplice {
         state = .passing
     }
 
-    private mutating func decide(emit: (Output) -> Void) {
+    /// The probe's leading header bytes, nil while they are not all there; past a bound, none.
+    private func headerLength() -> Int? {
+        if let length = StreamHeaders.length(in: probe, encoding: encoding) { return length }
+        return probe.count > Self.maximumHeaderLength ? 0 : nil
+    }
+
+    /// Looks the audio after the headers up. On a match the headers, which the decoder has already had, are
+    /// dropped with the repeated audio; otherwise everything passes after a discontinuity.
+    private mutating func decide(skippingHeaders headers: Int, emit: (Output) -> Void) {
         let held = probe
         probe.removeAll(keepingCapacity: true)
         let history = linearRecent()
-        // The burst usually starts the connection; an Ogg or FLAC server first repeats the stream's
-        // headers, so the probe's tail is looked up too (the headers, already decoded, are dropped).
-        let tailLength = min(Self.tailLength, held.count)
-        var match = uniqueOffset(of: Array(held.prefix(probeLength)), in: history).map { (offset: $0, start: 0) }
-        if match == nil, held.count > tailLength {
-            match = uniqueOffset(of: Array(held.suffix(tailLength)), in: history).map { (offset: $0, start: held.count - tailLength) }
-        }
-        guard let (offset, start) = match else {
+        let needle = Array(held[headers..<(headers + probeLength)])
+        guard let offset = uniqueOffset(of: needle, in: history) else {
             state = .passing
             emit(.discontinuity)
             held.withUnsafeBytes { pass($0, emit: emit) }
             return
         }
         let overlap = history.count - offset
-        let matched = held.count - start
+        let matched = held.count - headers
         if overlap >= matched {
             state = overlap > matched ? .skipping(overlap - matched) : .passing
         } else {
             state = .passing
-            held.withUnsafeBytes { pass(UnsafeRawBufferPointer(rebasing: $0[(start + overlap)...]), emit: emit) }
+            held.withUnsafeBytes { pass(UnsafeRawBufferPointer(rebasing: $0[(headers + overlap)...]), emit: emit) }
         }
     }
 

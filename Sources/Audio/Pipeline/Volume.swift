@@ -17,6 +17,13 @@ public struct Volume {
     /// Whether a ramp is still under way.
     public var isRamping: Bool { gain != target }
 
+    /// Frames until the ramp reaches its target; 0 when not ramping.
+    public var framesToTarget: Int {
+        guard isRamping, step != 0 else { return 0 }
+        let frames = ((target - gain) / step).rounded()
+        return frames.isFinite && frames > 0 ? Int(min(frames, Float(Int32.max))) : 0
+    }
+
     /// Heads for `target` over `frames` frames (at once when 0).
     public mutating func ramp(to target: Float, overFrames frames: Int) {
         let target = min(max(target, 0), 1)
@@ -53,7 +60,8 @@ public struct Volume {
             index += channels
             if isRamping {
                 gain += step
-                if (step > 0 && gain >= target) || (step < 0 && gain <= target) {
+                // Within half a step of the target is the target: float steps must not leave a ramp a frame short.
+                if (step > 0 && gain >= target - step / 2) || (step < 0 && gain <= target - step / 2) {
                     gain = target
                     step = 0
                 }

@@ -245,6 +245,13 @@ final class AudioLoop {
         } else if !fadingOut && volume.target != gain {
             volume.ramp(to: gain, overFrames: fadeFrames)
         }
+        var samples = samples
+        if fadingOut {
+            // Past the end of the fade-out there is only silence: writing it would delay the switch or
+            // pause by as much audio as one read decodes to (up to a second at low bitrates).
+            samples = min(samples, volume.framesToTarget * format.channels)
+            guard samples > 0 else { return true }
+        }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
                 let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])

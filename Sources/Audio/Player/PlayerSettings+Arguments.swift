@@ -35,6 +35,7 @@ extension PlayerSettings {
         "--start-timeout": .number(\.startTimeout),
         "--fade-seconds": .number(\.fadeSeconds),
         "--volume": .number(\.volume),
+        "--hls-max-bandwidth": .integer(\.hlsBandwidthLimit),
     ]
 
     /// `--name value` pairs for every setting (numbers in Swift's shortest exact form).
@@ -70,5 +71,13 @@ extension PlayerSettings {
                 self[keyPath: path] = value
             }
         }
+    }
+}
+
+extension PlayerSettings {
+    /// ``HLSSettings/maximumBandwidth`` as a number for the argument list: 0 for no limit.
+    var hlsBandwidthLimit: Int {
+        get { hls.maximumBandwidth ?? 0 }
+        set { hls.maximumBandwidth = newValue > 0 ? newValue : nil }
     }
 }

@@ -20,13 +20,15 @@ public struct PlayerSettings: Equatable, Sendable {
     public var fadeSeconds: Double
     /// Initial volume, 0...1 (default 1).
     public var volume: Double
+    /// HTTP Live Streaming: which variant to pick.
+    public var hls: HLSSettings
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
                 deviceRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
                 prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
-                fadeSeconds: Double = 0.03, volume: Double = 1) {
+                fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings()) {
         self.output = output
         self.source = source
         self.reconnect = reconnect
@@ -37,5 +39,6 @@ public struct PlayerSettings: Equatable, Sendable {
         self.startTimeout = startTimeout
         self.fadeSeconds = fadeSeconds
         self.volume = volume
+        self.hls = hls
     }
 }

@@ -43,6 +43,8 @@ final class StationSession: @unchecked Sendable {
     private let condition = ConditionLock()
     private var isCancelled = false
     private var source: CurlStreamSource?
+    private var hlsReader: HLSReader?
+    private var servedHLS = false
 
     /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
     ///   a session it already replaced) and what happened.
@@ -73,6 +75,7 @@ final class StationSession: @unchecked Sendable {
         condition.withLock {
             isCancelled = true
             source?.cancel()
+            hlsReader?.cancel()
             condition.broadcast()
         }
         ring.close()
@@ -86,6 +89,9 @@ final class StationSession: @unchecked Sendable {
 
     /// Audio bytes received so far, over all connections.
     var audioBytesDelivered: Int { writer.audioBytesDelivered }
+
+    /// Whether the audio came from an HTTP Live Streaming playlist.
+    var isHLS: Bool { condition.withLock { servedHLS } }
 
     /// While paused the stream keeps recording into the ring, up to the time-shift bound; past it,
     /// new bytes are dropped, and on resume the stale audio is cleared so playback continues live
@@ -178,7 +184,7 @@ final class StationSession: @unchecked Sendable {
         connection.finish(failed: failure != nil)
         switch connection.format {
         case .hls:
-            return .unsupported("HLS")
+            return streamHLS(playlist: connection.body, url: connection.finalURL, response: connection.response)
         case .unsupported(let what):
             return .unsupported(what)
         case .playlist(let kind):
@@ -189,6 +195,28 @@ final class StationSession: @unchecked Sendable {
                           deliveredAudio: connection.deliveredAudio)
         case nil:
             return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "empty response"), deliveredAudio: false)
+        }
+    }
+
+    /// An HLS playlist: its segments' audio, demuxed by ``HLSReader``, down the same input chain.
+    private func streamHLS(playlist body: [UInt8], url: String, response: StreamResponse?) -> Outcome {
+        let reader = HLSReader(playlistURL: url, playlistBody: body, settings: settings.hls, source: settings.source, logger: logger)
+        let proceed = condition.withLock { () -> Bool in
+            guard !isCancelled else { return false }
+            hlsReader = reader
+            servedHLS = true
+            return true
+        }
+        guard proceed else { return .cancelled }
+        defer { condition.withLock { hlsReader = nil } }
+        if let response { onEvent(self, .connected(response)) }
+        let outcome = reader.run(into: input)
+        input.end()
+        if cancelled { return .cancelled }
+        switch outcome {
+        case .cancelled: return .cancelled
+        case .unsupported(let what): return .unsupported(what)
+        case .ended(let failure, let delivered): return .ended(failure, deliveredAudio: delivered)
         }
     }
 

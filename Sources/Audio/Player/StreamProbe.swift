@@ -118,6 +118,7 @@ public enum StreamProbe {
         }
         let (finalResponse, finalFailure, dropped) = lock.withLock { (response, failure, lastFailure) }
         result.url = finalResponse?.url ?? url
+        result.hls = session.isHLS
         result.name = finalResponse?.name
         if decodedAt != nil, let info = decoder?.streamInfo {
             result.playable = true

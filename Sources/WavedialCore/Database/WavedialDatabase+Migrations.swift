@@ -101,6 +101,32 @@ extension WavedialDatabase {
                     FROM stationRank r JOIN station s ON s.id = r.id;
                 """)
         }
+        migrator.registerMigration("v3-playable-every-format") { db in
+            try db.execute(sql: """
+                -- AAC, Ogg (Opus, Vorbis), FLAC and HLS stations play now. playable is re-derived by the
+                -- sync's rule (wd_playable) at once, not at the next sync, and what depends on it is
+                -- rebuilt: the geo index of playable stations and the popularity numbering of the search.
+                -- Favorites and dial assignments are kept; the nearby band takes in the newly playable
+                -- stations when it is next built (at the daemon's start).
+                UPDATE station SET playable = wd_playable(codec, hls, lastcheckok, url, url_resolved)
+                    WHERE playable IS NOT wd_playable(codec, hls, lastcheckok, url, url_resolved);
+                DELETE FROM stationGeo WHERE id IN (SELECT id FROM station WHERE NOT playable);
+                CREATE TEMP TABLE geoPending AS SELECT id FROM station
+                    WHERE playable AND geo_lat BETWEEN -90 AND 90 AND geo_long BETWEEN -180 AND 180
+                      AND NOT (geo_lat = 0 AND geo_long = 0)
+                      AND id NOT IN (SELECT id FROM stationGeo);
+                INSERT INTO stationGeo(id, minLat, maxLat, minLon, maxLon)
+                    SELECT s.id, s.geo_lat, s.geo_lat, s.geo_long, s.geo_long FROM geoPending p JOIN station s ON s.id = p.id;
+                DROP TABLE geoPending;
+                DELETE FROM stationRank;
+                INSERT INTO stationRank(rank, id)
+                    SELECT row_number() OVER (ORDER BY playable, votes, clickcount, id), id FROM station;
+                INSERT INTO stationSearch(stationSearch) VALUES ('delete-all');
+                INSERT INTO stationSearch(rowid, name, tags, country, language, countrycode)
+                    SELECT r.rank, wd_fold(s.name), wd_fold(s.tags), wd_fold(s.country), wd_fold(s.language), s.countrycode
+                    FROM stationRank r JOIN station s ON s.id = r.id;
+                """)
+        }
         return migrator
     }
 }

@@ -41,6 +41,7 @@ public final class WavedialDatabase: @unchecked Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             db.add(function: foldFunction)
+            db.add(function: playableFunction)
         }
         return configuration
     }
@@ -51,6 +52,15 @@ public final class WavedialDatabase: @unchecked Sendable {
     /// Case and the diacritics of composed letters are folded by FTS5 itself.
     static let foldFunction = DatabaseFunction("wd_fold", argumentCount: 1, pure: true) { values in
         String.fromDatabaseValue(values[0]).map(fold)
+    }
+
+    /// `wd_playable(codec, hls, lastcheckok, url, url_resolved)`: ``Station/isPlayable`` for a row's
+    /// columns, so that a migration re-derives the stored `playable` column by the rule the sync uses.
+    static let playableFunction = DatabaseFunction("wd_playable", argumentCount: 5, pure: true) { values in
+        let url = String.fromDatabaseValue(values[3]) ?? "", resolved = String.fromDatabaseValue(values[4]) ?? ""
+        return StationPlayability.reason(
+            codec: String.fromDatabaseValue(values[0]) ?? "", hls: Bool.fromDatabaseValue(values[1]) ?? false,
+            lastCheckOK: Bool.fromDatabaseValue(values[2]) ?? false, streamURL: resolved.isEmpty ? url : resolved) == nil
     }
 
     static func fold(_ text: String) -> String {

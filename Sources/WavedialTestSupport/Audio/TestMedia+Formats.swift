@@ -28,16 +28,12 @@ extension TestMedia {
         let serialOptions = ogg ? ["-serial_offset", "\(serial ?? 1)"] : []
         let key = "\(encoding)-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(title ?? "")-\(artist ?? "")-\(serial ?? 1)"
         let name = "tone-" + String(key.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-") ? Character($0) : "_" })
-        let target = directory.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: target.path) { return target }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let partial = directory.appendingPathComponent("\(name).\(getpid()).partial")
-        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                           "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
-                           "-ac", "\(channels)", "-fflags", "+bitexact", "-flags:a", "+bitexact"]
-            + tags + encoding.ffmpegOutput + serialOptions + [partial.path])
-        _ = rename(partial.path, target.path)
-        return target
+        return try cached(name) { partial in
+            try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                               "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
+                               "-ac", "\(channels)", "-fflags", "+bitexact", "-flags:a", "+bitexact"]
+                + tags + encoding.ffmpegOutput + serialOptions + [partial.path])
+        }
     }
 
     /// The files one after the other in one new cached file (a chained Ogg stream, a rate change mid-stream).

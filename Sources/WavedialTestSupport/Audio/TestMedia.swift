@@ -11,15 +11,22 @@ public enum TestMedia {
     public static func tone(frequency: Int = 440, sampleRate: Int = 44100, channels: Int = 2, seconds: Int = 30,
                      kbps: Int = 128) throws -> URL {
         let name = "tone-\(frequency)Hz-\(sampleRate)-\(channels)ch-\(seconds)s-\(kbps)k.mp3"
+        return try cached(name) { partial in
+            try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                               "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
+                               "-ac", "\(channels)", "-c:a", "libmp3lame", "-b:a", "\(kbps)k",
+                               "-fflags", "+bitexact", "-flags:a", "+bitexact", "-write_xing", "0", "-id3v2_version", "0",
+                               "-f", "mp3", partial.path])
+        }
+    }
+
+    /// The file `name` in the media cache, made by `make` (given a partial path to write) when missing.
+    static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
         let target = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let partial = directory.appendingPathComponent("\(name).\(getpid()).partial")
-        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                           "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate):duration=\(seconds)",
-                           "-ac", "\(channels)", "-c:a", "libmp3lame", "-b:a", "\(kbps)k",
-                           "-fflags", "+bitexact", "-flags:a", "+bitexact", "-write_xing", "0", "-id3v2_version", "0",
-                           "-f", "mp3", partial.path])
+        try make(partial)
         // Parallel test processes may race here; rename is atomic and either copy is the same.
         _ = rename(partial.path, target.path)
         return target

@@ -13,8 +13,10 @@ struct CheckURLCommand: ParsableCommand {
     @Argument(help: "Stream or playlist URL (http or https).")
     var url: String
 
-    @Flag(help: "Print one JSON object: playable, reason, url, codec, bitrate, sample_rate, channels, name, title.")
+    @Flag(help: "Print one JSON object: playable, reason, url, codec, bitrate, sample_rate, channels, hls, name, title.")
     var json = false
+
+    @OptionGroup var global: GlobalOptions
 
     @Option(parsing: .unconditional, help: "Seconds to try before giving up.")
     var timeout: Double = 10
@@ -27,26 +29,28 @@ struct CheckURLCommand: ParsableCommand {
     func run() throws {
         var logger = Logger(label: "wavedial.audio")
         logger.logLevel = .error
-        let result = StreamProbe.probe(url: url, timeout: timeout, logger: logger)
+        let settings = try global.loadConfiguration().audio
+        let result = StreamProbe.probe(url: url, settings: settings, timeout: timeout, logger: logger)
         if json {
             print(Self.json(result))
         } else {
             print(Self.text(result))
         }
         if let failure = result.failure {
-            throw CLIError("cannot play \(url): \(failure.code) (\(failure.detail))")
+            throw CLIError(StationText.printable("cannot play \(url): \(failure.code) (\(failure.detail))"))
         }
     }
 
+    /// One `key: value` line each; what the station sent is printed without control characters.
     private static func text(_ result: StreamProbeResult) -> String {
-        var lines = ["url: \(result.url)", "playable: \(result.playable ? "yes" : "no")"]
+        var lines = ["url: \(result.url)", "playable: \(result.playable ? "yes" : "no")", "hls: \(result.hls ? "yes" : "no")"]
         if let failure = result.failure { lines.append("reason: \(failure.code) (\(failure.detail))") }
         if let codec = result.codec { lines.append("codec: \(codec)") }
         if let bitrate = result.bitrate { lines.append("bitrate: \(bitrate) kbit/s") }
         if let rate = result.sampleRate, let channels = result.channels { lines.append("format: \(rate) Hz, \(channels) ch") }
         if let name = result.name { lines.append("name: \(name)") }
         if let title = result.title { lines.append("title: \(title)") }
-        return lines.joined(separator: "\n")
+        return lines.map(StationText.printable).joined(separator: "\n")
     }
 
     /// Key order fixed, `null` for what is unknown; reason is the failure's stable identifier.
@@ -66,6 +70,7 @@ struct CheckURLCommand: ParsableCommand {
             ("bitrate", number(result.bitrate)),
             ("sample_rate", number(result.sampleRate)),
             ("channels", number(result.channels)),
+            ("hls", result.hls ? "true" : "false"),
             ("name", string(result.name)),
             ("title", string(result.title)),
         ]

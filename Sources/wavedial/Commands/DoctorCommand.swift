@@ -13,7 +13,7 @@ import WavedialCore
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check config, database, audio device, LCD, GPIO, network, Radio Browser and disk space.")
+        abstract: "Check config, database, audio device, formats, LCD, GPIO, network, Radio Browser and disk space.")
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
@@ -42,6 +42,7 @@ struct DoctorCommand: ParsableCommand {
         findings.append(database(configuration))
         findings.append(disk(configuration))
         findings.append(audio(configuration, daemonRunning: daemonRunning))
+        findings.append(formats())
         findings.append(lcd(configuration, daemonRunning: daemonRunning))
         findings.append(gpio(configuration, daemonRunning: daemonRunning))
         findings.append(radioBrowser(configuration))
@@ -107,6 +108,15 @@ struct DoctorCommand: ParsableCommand {
                            detail: "ALSA device '\(configuration.audio.output.device)': \(error)",
                            advice: busy && daemonRunning ? nil : "check [audio] device against 'aplay -L' and that the user is in group audio")
         }
+    }
+
+    /// The formats this build plays and the version of each codec library (``CodecLibrary``).
+    private func formats() -> Finding {
+        let formats = CodecLibrary.playedFormats()
+        guard !formats.isEmpty else {
+            return Finding(check: "formats", ok: false, detail: "no decoder can be made", advice: "reinstall wavedial and libmpg123")
+        }
+        return Finding(check: "formats", ok: true, detail: formats.joined(separator: ", "))
     }
 
     private func lcd(_ configuration: Configuration, daemonRunning: Bool) -> Finding {

@@ -30,13 +30,19 @@ struct PlayURLCommand: ParsableCommand {
     }
 
     /// Becomes `wavedial-player` (installed beside this binary) with the configured settings: the
-    /// long-running player is a small process without the CLI's libraries (see that executable).
+    /// long-running player is a small process without the CLI's libraries (see that executable). Without
+    /// it (`swift build --product wavedial`), plays in this process, printing the same lines.
     func run() throws {
         var settings = try global.loadConfiguration().audio
         if let device { settings.output.device = device }
         settings.volume = volume
         let player = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("wavedial-player").path
+        guard access(player, X_OK) == 0 else {
+            let status = ForegroundPlayback.run(url: url, settings: settings, seconds: seconds)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let arguments = [player] + (seconds.map { ["--seconds", $0.description] } ?? []) + settings.arguments + ["--", url]
         fflush(stdout)
         var argv = arguments.map { strdup($0) } + [nil]

@@ -94,18 +94,12 @@ struct StationsCommand: ParsableCommand {
                 ("url_resolved", station.urlResolved), ("homepage", station.homepage), ("tags", station.tags),
                 ("country", "\(station.country) (\(station.countrycode))"), ("state", station.state),
                 ("language", station.language), ("codec", Output.codec(station)),
-                ("playable", station.isPlayable ? "yes" : "no (\(Self.whyNot(station)))"),
+                ("playable", station.unplayableReason.map { "no (\($0))" } ?? "yes"),
                 ("position", station.coordinate.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "unknown"),
                 ("distance", Output.distance(distance)), ("votes", "\(station.votes)"), ("clicks", "\(station.clickcount)"),
                 ("favorite", favorite ? "yes" : "no"),
             ]
             Output.table(["FIELD", "VALUE"], rows.filter { !$0.1.isEmpty }.map { [$0.0, $0.1] })
-        }
-
-        static func whyNot(_ station: Station) -> String {
-            if station.hls { return "HLS stream" }
-            if !station.lastcheckok { return "failed Radio Browser's last check" }
-            return "codec \(station.codec) not supported"
         }
     }
 }

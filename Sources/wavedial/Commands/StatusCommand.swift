@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audio
 import Foundation
 import Supervisor
 
@@ -41,6 +42,7 @@ struct StatusCommand: ParsableCommand {
         fflush(stdout)
     }
 
+    /// One line for people; the station's name and title without control characters.
     static func describe(_ status: RadioStatus) -> String {
         var parts = [status.state]
         if let station = status.station {
@@ -53,6 +55,6 @@ struct StatusCommand: ParsableCommand {
         parts.append(status.muted ? "muted" : "volume \(status.volume)")
         if status.band == "favorites" { parts.append("favorites band") }
         if let error = status.error { parts.append("error: \(error)") }
-        return parts.joined(separator: " · ")
+        return StationText.printable(parts.joined(separator: " · "))
     }
 }

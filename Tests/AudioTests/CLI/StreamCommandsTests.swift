@@ -39,7 +39,7 @@ final class StreamCommandsTests: XCTestCase {
         let result = try wavedial(["check-url", "--json", server.url("/list.pls")])
         XCTAssertEqual(result.status, 0, result.err)
         let json = try object(result.out)
-        XCTAssertEqual(Set(json.keys), ["playable", "reason", "url", "codec", "bitrate", "sample_rate", "channels", "name", "title"])
+        XCTAssertEqual(Set(json.keys), ["playable", "reason", "url", "codec", "bitrate", "sample_rate", "channels", "hls", "name", "title"])
         XCTAssertEqual(json["playable"] as? Bool, true)
         XCTAssertTrue(json["reason"] is NSNull)
         XCTAssertEqual(json["url"] as? String, server.url("/ok.mp3"))
@@ -47,12 +47,13 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertEqual(json["bitrate"] as? Int, 128)
         XCTAssertEqual(json["sample_rate"] as? Int, 44100)
         XCTAssertEqual(json["channels"] as? Int, 2)
+        XCTAssertEqual(json["hls"] as? Bool, false)
         XCTAssertEqual(json["name"] as? String, "Fixture FM")
         XCTAssertEqual(json["title"] as? String, "Fixture - Song 1")
     }
 
     func testCheckURLExplainsWhyNot() throws {
-        for (path, reason) in [("/aac", "format_not_supported"), ("/notfound", "station_offline")] {
+        for (path, reason) in [("/wma", "format_not_supported"), ("/notfound", "station_offline")] {
             let result = try wavedial(["check-url", "--json", "--timeout", "2", server.url(path)])
             XCTAssertEqual(result.status, 1, path)
             let json = try object(result.out)
@@ -83,10 +84,10 @@ final class StreamCommandsTests: XCTestCase {
         XCTAssertTrue(played.out.contains("title: Fixture - Song 1\n"), played.out)
         XCTAssertFalse(AlsaCapture.samples(in: capture.file).isEmpty)
 
-        let failed = try wavedial(["play-url", "--device", capture.device, server.url("/hls.m3u8")])
+        let failed = try wavedial(["play-url", "--device", capture.device, server.url("/wma")])
         XCTAssertEqual(failed.status, 1)
         XCTAssertTrue(failed.out.contains("state: failed: Format not supported"), failed.out)
-        XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/hls.m3u8")): Format not supported (HLS)\n")
+        XCTAssertEqual(failed.err, "wavedial: cannot play \(server.url("/wma")): Format not supported (WMA)\n")
     }
 
     func testPlayURLWithNoNetworkEndsWithTheReason() throws {

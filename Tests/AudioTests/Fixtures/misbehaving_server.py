@@ -19,10 +19,9 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /file?path=P&type=T[&bps=N][&junk=1]   the test's own media file P as content type T, paced at N bytes
                  a second after a 64 KB burst (unpaced without bps); junk=1 puts runs of junk bytes between
                  every few KB (for each format's resync); the connection closes at the file's end
-  /aac           audio/aac with ADTS frames
-  /ogg           application/ogg
+  /wma           video/x-ms-asf: an ASF header (WMA)
   /page.html     an HTML page
-  /hls.m3u8      an HLS playlist
+  /video.m3u8    an HLS master playlist with video variants only
   /notfound      404            /error   500
   /loop          302 to itself   /redirect  302 to /ok.mp3
   /list.pls      a dead entry, a 404 entry, then /ok.mp3
@@ -232,20 +231,17 @@ class Handler(socketserver.BaseRequestHandler):
             self.stream(speed, METAINT, huge=True)
         elif path == "/file":
             self.serve_file(query)
-        elif path == "/aac":
-            self.head(headers=[("Content-Type", "audio/aac")])
-            frame = bytes([0xFF, 0xF1, 0x50, 0x80, 0x2D, 0xFF, 0xFC]) + bytes(360)  # ADTS, 367 bytes a frame
-            for _ in range(200):
-                self.send(frame)
-        elif path == "/ogg":
-            self.head(headers=[("Content-Type", "application/ogg")])
-            self.send(b"OggS" + bytes(4000))
+        elif path == "/wma":
+            self.head(headers=[("Content-Type", "video/x-ms-asf")])
+            # An ASF header object (WMA's container), then nothing a radio plays.
+            self.send(bytes.fromhex("3026B2758E66CF11A6D900AA0062CE6C") + bytes(4000))
         elif path == "/page.html":
             self.head(headers=[("Content-Type", "text/html")])
             self.send(b"<!DOCTYPE html><html><body>" + b"Not a stream. " * 100 + b"</body></html>")
-        elif path == "/hls.m3u8":
+        elif path == "/video.m3u8":
             self.head(headers=[("Content-Type", "application/vnd.apple.mpegurl")])
-            self.send(b"#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n")
+            self.send(b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001f\",RESOLUTION=1280x720\n"
+                      b"video/720p.m3u8\n")
         elif path == "/notfound":
             self.head("HTTP/1.0 404 Not Found", [("Content-Type", "text/plain")])
             self.send(b"no such mount")

@@ -19,7 +19,8 @@ final class StreamSpliceTests: XCTestCase {
     }
 
     /// Runs one connection's bytes through the splice in `chunk`-sized pieces; returns what came out.
-    private func connection(_ splice: inout StreamSplice, _ bytes: ArraySlice<UInt8>, chunk: Int = 1400) -> [Event] {
+    private func connection(_ splice: inout StreamSplice, _ bytes: ArraySlice<UInt8>, chunk: Int = 1400,
+                            encoding: AudioEncoding = .mpeg) -> [Event] {
         var events: [Event] = []
         func record(_ output: StreamSplice.Output) {
             switch output {
@@ -33,7 +34,7 @@ final class StreamSpliceTests: XCTestCase {
                 }
             }
         }
-        splice.beginConnection(emit: record)
+        splice.beginConnection(encoding, emit: record)
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
             let end = min(bytes.endIndex, offset + chunk)
@@ -85,13 +86,33 @@ final class StreamSpliceTests: XCTestCase {
         XCTAssertEqual(connection(&splice, stream[200_000..<201_000]), [.discontinuity, .audio(Array(stream[200_000..<201_000]))])
     }
 
-    func testHeadersRepeatedBeforeTheBurstAreDroppedAndTheStreamContinues() {
-        // An Ogg or FLAC server starts every connection with the stream's headers, then the burst.
+    /// An Ogg page with `body`, at granule position `granule` (0 for a codec header page).
+    private func oggPage(granule: UInt64, body: ArraySlice<UInt8>) -> [UInt8] {
+        var segments = [UInt8](repeating: 255, count: body.count / 255)
+        segments.append(UInt8(body.count % 255))
+        var page = Array("OggS".utf8) + [0, granule == 0 ? 2 : 0]
+        page += (0..<8).map { UInt8(truncatingIfNeeded: granule >> (8 * UInt64($0))) }
+        page += [1, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8(segments.count)] + segments
+        return page + Array(body)
+    }
+
+    func testOggHeadersRepeatedBeforeTheBurstAreDroppedAndTheStreamContinues() {
+        // Icecast starts every Ogg connection with the stream's header pages, then the burst.
+        let headers = oggPage(granule: 0, body: stream[280_000..<283_000]) + oggPage(granule: 0, body: stream[283_000..<284_500])
         var splice = StreamSplice()
-        let headers = Array(stream[280_000..<280_600])
-        _ = connection(&splice, (headers + Array(stream[0..<100_000]))[...])
+        _ = connection(&splice, (headers + Array(stream[0..<100_000]))[...], encoding: .ogg)
         let reconnect = headers + Array(stream[70_000..<130_000])
-        XCTAssertEqual(connection(&splice, reconnect[...]), [.audio(Array(stream[100_000..<130_000]))],
+        XCTAssertEqual(connection(&splice, reconnect[...], encoding: .ogg), [.audio(Array(stream[100_000..<130_000]))],
                        "the headers and the repeated burst are skipped, without a discontinuity")
+    }
+
+    func testTheSameHeadersBeforeNewAudioAreANewStream() {
+        // A restarted source encodes with the same settings: the same codec setup, other audio.
+        let headers = oggPage(granule: 0, body: stream[280_000..<284_000])
+        var splice = StreamSplice()
+        _ = connection(&splice, (headers + Array(stream[0..<100_000]))[...], encoding: .ogg)
+        let restarted = headers + Array(stream[200_000..<230_000])
+        XCTAssertEqual(connection(&splice, restarted[...], encoding: .ogg), [.discontinuity, .audio(restarted)],
+                       "the decoder needs the headers again")
     }
 }

@@ -43,4 +43,18 @@ final class VolumeTests: XCTestCase {
         var half = Volume(gain: 0.5)
         XCTAssertEqual(apply(&half, frames: 1, value: 1001), [501, 501])
     }
+
+    func testFramesToTargetCountsDownTheRamp() {
+        var volume = Volume(gain: 1)
+        XCTAssertEqual(volume.framesToTarget, 0)
+        volume.ramp(to: 0, overFrames: 100)
+        XCTAssertEqual(volume.framesToTarget, 100)
+        var samples = [Int16](repeating: 1000, count: 60 * 2)
+        samples.withUnsafeMutableBufferPointer { volume.apply(to: $0, channels: 2) }
+        XCTAssertEqual(volume.framesToTarget, 40)
+        samples = [Int16](repeating: 1000, count: 40 * 2)
+        samples.withUnsafeMutableBufferPointer { volume.apply(to: $0, channels: 2) }
+        XCTAssertEqual(volume.framesToTarget, 0)
+        XCTAssertEqual(volume.gain, 0)
+    }
 }

@@ -4,7 +4,8 @@ import XCTest
 @testable import Audio
 
 /// Every format through the same player: a real Icecast2 mount fed live by ffmpeg (AAC in ADTS, Ogg
-/// Opus, Ogg Vorbis, Ogg FLAC), into a real alsa-lib `file` PCM.
+/// Opus, Ogg Vorbis, Ogg FLAC), into a real alsa-lib `file` PCM; then Icecast is killed and restarted
+/// and the sound comes back by itself (docs/FAULTS.md, a row a format).
 final class PlayerFormatsTests: XCTestCase {
     private func play(_ codec: IcecastServer.Codec, rate: Int, title: String?,
                       file line: UInt = #line) throws {
@@ -22,10 +23,20 @@ final class PlayerFormatsTests: XCTestCase {
         }
         XCTAssertTrue(recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: capture.file).count / 2 > rate * 3 },
                       "\(codec): three seconds of audio", line: line)
+        let beforeOutage = AlsaCapture.samples(in: capture.file)
+        XCTAssertEqual(PCMAnalysis.frequency(beforeOutage, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
+        XCTAssertLessThan(PCMAnalysis.longestSilence(beforeOutage, channels: 2), rate / 100, "\(codec): no gap over 10 ms", line: line)
+        icecast.killIcecast()
+        // The unpaced capture sink drains the buffer at once, so the player runs dry.
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0 == .buffering }, "\(codec): \(recorder.states)", line: line)
+        let framesBeforeRestart = AlsaCapture.samples(in: capture.file).count / 2
+        XCTAssertTrue(try icecast.startIcecastAndWaitForMount(timeout: 10), "\(codec): icecast came back", line: line)
+        XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(codec): sound back: \(recorder.states)", line: line)
+        XCTAssertTrue(recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: capture.file).count / 2 > framesBeforeRestart + rate },
+                      "\(codec): new audio after the restart", line: line)
         player.shutdown()
-        let samples = AlsaCapture.samples(in: capture.file)
-        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
-        XCTAssertLessThan(PCMAnalysis.longestSilence(samples, channels: 2), rate / 100, "\(codec): no gap over 10 ms", line: line)
+        let afterOutage = Array(AlsaCapture.samples(in: capture.file).dropFirst(framesBeforeRestart * 2))
+        XCTAssertEqual(PCMAnalysis.frequency(afterOutage, channels: 2, sampleRate: rate), 440, accuracy: 5, "\(codec)", line: line)
     }
 
     func testAACFromAnADTSMount() throws {
@@ -42,5 +53,51 @@ final class PlayerFormatsTests: XCTestCase {
 
     func testOggFLACWithItsTitle() throws {
         try play(.flac, rate: 44100, title: "Tone Artist - Tone Title")
+    }
+}
+
+/// HLS through the same player: ffmpeg's own live `hls` muxer (MPEG-TS, fMP4, AES-128 segments) served
+/// by a real HTTP server on loopback; `check-url`'s probe says it is HLS.
+final class PlayerHLSTests: XCTestCase {
+    private func play(_ layout: HLSLiveEncoder.Layout, file line: UInt = #line) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let encoder = try HLSLiveEncoder(layout, in: folder.url)
+        defer { encoder.stop() }
+        try encoder.waitForSegments(3)
+        let server = try HLSTestServer(root: folder.url)
+        defer { server.stop() }
+        let capture = AlsaCapture.device(named: "hls")
+        var logger = Logger(label: "wavedial.audio.test")
+        logger.logLevel = .warning
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device)), logger: logger)
+        let recorder = PlayerRecorder(player)
+        player.play(PlayableStation(id: "hls", name: "hls", url: server.url("live.m3u8")))
+        XCTAssertTrue(recorder.waitForState(timeout: 10) { $0.isPlaying }, "\(layout): \(recorder.states)", line: line)
+        // Live at real time: a few segments past the first ones buffered.
+        XCTAssertTrue(recorder.wait(timeout: 15) { _ in AlsaCapture.samples(in: capture.file).count / 2 > 44100 * 5 },
+                      "\(layout): five seconds of audio", line: line)
+        player.shutdown()
+        let samples = AlsaCapture.samples(in: capture.file)
+        XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: 44100), 440, accuracy: 5, "\(layout)", line: line)
+        XCTAssertFalse(recorder.states.contains { $0.isFailed }, "\(layout): \(recorder.states)", line: line)
+
+        let probe = StreamProbe.probe(url: server.url("live.m3u8"), timeout: 10)
+        XCTAssertTrue(probe.playable, "\(layout): \(String(describing: probe.failure))", line: line)
+        XCTAssertTrue(probe.hls, "\(layout)", line: line)
+        XCTAssertEqual(probe.codec, "AAC", "\(layout)", line: line)
+        XCTAssertEqual(probe.sampleRate, 44100, "\(layout)", line: line)
+    }
+
+    func testMPEGTSSegments() throws {
+        try play(.transportStream)
+    }
+
+    func testFMP4Segments() throws {
+        try play(.fragmentedMP4)
+    }
+
+    func testAES128Segments() throws {
+        try play(.encryptedTransportStream)
     }
 }

@@ -8,20 +8,40 @@ final class CatalogTests: XCTestCase {
     private typealias F = StationFixtures
 
     func testPlayability() {
-        XCTAssertTrue(F.station("a", "A", codec: "MP3").isPlayable)
-        XCTAssertTrue(F.station("a", "A", codec: "").isPlayable)
-        XCTAssertTrue(F.station("a", "A", codec: "UNKNOWN").isPlayable)
-        XCTAssertTrue(F.station("a", "A", codec: "mp3").isPlayable)
-        XCTAssertFalse(F.station("a", "A", codec: "AAC").isPlayable)
-        XCTAssertFalse(F.station("a", "A", codec: "AAC+").isPlayable)
-        XCTAssertFalse(F.station("a", "A", codec: "OGG").isPlayable)
-        XCTAssertFalse(F.station("a", "A", codec: "MP3", hls: true).isPlayable)
-        XCTAssertFalse(F.station("a", "A", codec: "MP3", ok: false).isPlayable)
+        for codec in ["MP3", "mp3", "", "UNKNOWN", "unknown", "AAC", "AAC+", "aac+", "OGG", "OPUS", "Vorbis", "FLAC",
+                      "AAC,H.264", "MP3, H.264", "UNKNOWN,AAC"] {
+            XCTAssertNil(F.station("a", "A", codec: codec).unplayableReason, codec)
+            XCTAssertTrue(F.station("a", "A", codec: codec, hls: true).isPlayable, "HLS \(codec)")
+        }
+        let refused: [(codec: String, hls: Bool, reason: String)] = [
+            ("WMA", false, "Format not supported (WMA)"), ("wma", true, "Format not supported (WMA)"),
+            ("H.264", true, "Format not supported (H.264 video)"),
+            ("UNKNOWN,H.264", true, "Format not supported (H.264 video)"),
+            ("unknown, hevc", false, "Format not supported (HEVC video)"),
+            ("WMA,H.264", true, "Format not supported (WMA)"),
+        ]
+        for (codec, hls, reason) in refused {
+            let station = F.station("a", "A", codec: codec, hls: hls)
+            XCTAssertFalse(station.isPlayable, codec)
+            XCTAssertEqual(station.unplayableReason?.description, reason, codec)
+        }
+        XCTAssertEqual(F.station("a", "A", codec: "MP3", ok: false).unplayableReason, .failedLastCheck)
+        for (url, name) in [("rtmp://live.example/app/stream", "RTMP"), ("MMS://wm.example/radio", "MMS"),
+                            ("mmsh://wm.example/radio", "MMS"), ("rtsp://cam.example/audio", "RTSP")] {
+            var station = F.station("a", "A", codec: "MP3")
+            station.url = url
+            XCTAssertEqual(station.unplayableReason, .formatNotSupported(name), url)
+            station.urlResolved = "http://resolved.example/stream"
+            XCTAssertTrue(station.isPlayable, "the resolved URL is what plays: \(url)")
+            station.url = "http://example/listen.pls"
+            station.urlResolved = url
+            XCTAssertFalse(station.isPlayable, "resolved to \(url)")
+        }
     }
 
     func testImportCountsAndResyncChanges() throws {
         let database = try WavedialDatabase.inMemory(with: [
-            F.station("a", "Alpha", lat: 52, lon: 13), F.station("b", "Beta", lat: 48, lon: 2, codec: "AAC"),
+            F.station("a", "Alpha", lat: 52, lon: 13), F.station("b", "Beta", lat: 48, lon: 2, codec: "WMA"),
             F.station("c", "Gamma"),
         ])
         XCTAssertEqual(try database.stationCount(), 3)
@@ -29,7 +49,7 @@ final class CatalogTests: XCTestCase {
         changed.votes = 7
         let staging = try CatalogImport(database: database)
         try staging.add(changed)
-        try staging.add(F.station("b", "Beta", lat: 48, lon: 2, codec: "AAC"))
+        try staging.add(F.station("b", "Beta", lat: 48, lon: 2, codec: "WMA"))
         try staging.add(F.station("d", "Delta"))
         try staging.add(F.station("d", "Delta (duplicate uuid, later wins)"))
         staging.skip()
@@ -53,7 +73,7 @@ final class CatalogTests: XCTestCase {
         let database = try WavedialDatabase.inMemory(with: first)
         var second = first
         second[1].geoLat = -33.9                                  // moved
-        second[2].codec = "AAC"                                   // no longer playable
+        second[2].codec = "WMA"                                   // no longer playable
         second[3].geoLat = nil                                    // lost its position
         second[4].name = "Renamed"                                // changed, same place
         second.remove(at: 5)                                      // vanished

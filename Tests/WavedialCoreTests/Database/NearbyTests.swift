@@ -30,8 +30,8 @@ final class NearbyTests: XCTestCase {
 
     func testOnlyPlayableStationsWithValidPositions() throws {
         let database = try WavedialDatabase.inMemory(with: [
-            F.station("aac", "AAC", lat: 52.5, lon: 13.4, codec: "AAC"),
-            F.station("hls", "HLS", lat: 52.5, lon: 13.4, hls: true),
+            F.station("wma", "WMA", lat: 52.5, lon: 13.4, codec: "WMA"),
+            F.station("hls", "HLS video", lat: 52.5, lon: 13.4, codec: "H.264", hls: true),
             F.station("broken", "Broken", lat: 52.5, lon: 13.4, ok: false),
             F.station("bogus", "Bogus longitude", lat: 52.5, lon: -273),
             F.station("mp3", "MP3", lat: 48.1, lon: 11.6),
@@ -46,7 +46,7 @@ final class NearbyTests: XCTestCase {
             F.station("far", "Far", lat: -33.9, lon: 18.4, country: "ZA"),
             F.station("de-popular", "DE popular", country: "DE", votes: 100),
             F.station("de-quiet", "DE quiet", country: "DE", votes: 1),
-            F.station("de-aac", "DE aac", country: "DE", codec: "AAC", votes: 1000),
+            F.station("de-wma", "DE wma", country: "DE", codec: "WMA", votes: 1000),
             F.station("fr", "FR", country: "FR", votes: 500),
         ])
         let here = Coordinate(latitude: 52.52, longitude: 13.40)

@@ -73,11 +73,13 @@ public struct Station: Codable, Sendable, Equatable, Hashable, FetchableRecord, 
         lastchangetime = try column(.lastchangetime)
     }
 
-    /// Whether the radio can play it: MP3 or unknown codec, not HLS, and working at Radio
-    /// Browser's last check. Other stations stay in the catalog but never go on the dial.
-    public var isPlayable: Bool {
-        let codec = codec.uppercased()
-        return (codec.isEmpty || codec == "MP3" || codec == "UNKNOWN") && !hls && lastcheckok
+    /// Whether the radio can play it (``unplayableReason`` is nil). Other stations stay in the
+    /// catalog but never go on the dial.
+    public var isPlayable: Bool { unplayableReason == nil }
+
+    /// Why the radio cannot play it, nil when it can; see ``StationPlayability``.
+    public var unplayableReason: StationPlayability.Reason? {
+        StationPlayability.reason(codec: codec, hls: hls, lastCheckOK: lastcheckok, streamURL: streamURL)
     }
 
     /// The station's position when it has a valid one.

@@ -1,0 +1,82 @@
+import Dispatch
+import Glibc
+import Logging
+import Threads
+
+/// Plays one URL in the foreground of a command-line process, printing `state: …` and `title: …` lines
+/// on stdout as they happen: `wavedial play-url`, whether it became `wavedial-player` or runs in-process.
+///
+/// Call from the main thread of a process that does nothing else meanwhile: it blocks until the end
+/// and handles SIGINT and SIGTERM itself (dispatch sources; the signals are ignored from then on).
+public enum ForegroundPlayback {
+    /// Plays `url` until `seconds` have passed (nil: until SIGINT or SIGTERM), then stops with a fade-out.
+    ///
+    /// A stream that cannot be played ends it early: the player keeps trying a station it cannot reach
+    /// for want of a network, but play-url is a diagnosis, so a stream that never played (or fails for
+    /// good) ends with `wavedial: cannot play URL: reason (detail)` on stderr.
+    /// Titles and reasons are printed without control characters (``StationText/printable(_:)``).
+    ///
+    /// When the player's threads do not end in time (a `wd-net` thread waiting in a DNS query), the
+    /// process leaves at once with `_exit` after flushing its output, as the daemon does: the exit
+    /// handlers (OpenSSL's, GnuTLS's) would free what that thread is using. Otherwise it returns.
+    /// - Returns: the exit status: 0 when it played until stopped, 1 when the stream could not be played.
+    public static func run(url: String, settings: PlayerSettings, seconds: Double?) -> Int32 {
+        var logger = Logger(label: "wavedial.audio")
+        logger.logLevel = .error
+        let player = Player(settings: settings, logger: logger)
+        let done = DispatchSemaphore(value: 0)
+        let lock = ConditionLock()
+        var failure: PlaybackFailure?
+        // Only the player's serial event queue touches these.
+        var lastState: PlayerState?
+        var lastTitle: String?
+        var played = false
+        let observation = player.observe { status in
+            if status.state != lastState {
+                lastState = status.state
+                say("state: \(status.state)")
+                if status.state == .playing { played = true }
+                if case .failed(let final, let retrying) = status.state, !retrying || !played {
+                    lock.withLock { failure = final }
+                    done.signal()
+                }
+            }
+            if let title = status.title, title != lastTitle {
+                lastTitle = title
+                say("title: \(StationText.printable(title))")
+            }
+        }
+        var signalSources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            signalSources.append(source)
+        }
+        player.play(PlayableStation(id: url, name: url, url: url))
+        if let seconds {
+            _ = done.wait(timeout: .now() + seconds)
+        } else {
+            done.wait()
+        }
+        let stopped = player.shutdown()
+        observation.cancel()
+        signalSources.forEach { $0.cancel() }
+        var status: Int32 = 0
+        if let failure = lock.withLock({ failure }) {
+            fputs(StationText.printable("wavedial: cannot play \(url): \(failure.code) (\(failure.detail))") + "\n", stderr)
+            status = 1
+        }
+        guard stopped else {
+            fflush(nil)
+            _exit(status)
+        }
+        return status
+    }
+
+    private static func say(_ line: String) {
+        print(line)
+        fflush(stdout)
+    }
+}
