@@ -269,6 +269,12 @@ def one_rep(a, rep):
 
     res = {"name": a.name, "rep": rep, "sink": a.sink + ("-native" if a.native else ""), "run": run,
            "cmd": a.cmd, "trigger": a.trigger, "duration_s": a.duration}
+    # A player that opens the device before it knows the stream's rate (wavedial: 44.1 kHz while it
+    # connects) and reopens it at the stream's (48 kHz Opus) leaves an empty file of the first rate:
+    # the format is the one the audio went to.
+    played = {p: sum(os.path.getsize(f) for f in glob.glob(p + "*")) for p in glob.glob(os.path.join(run, "pcm-*.raw"))}
+    if played and max(played.values()) > 0:
+        pcm_path = max(played, key=played.get)
     if pcm_path:
         bps, fmt = fmt_bytes_per_s(pcm_path)
         res["pcm_format"] = fmt
