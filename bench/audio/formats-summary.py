@@ -145,13 +145,25 @@ table("CPU seconds per hour of playback (user + system; the rate while playing, 
 table("Peak RSS (MiB, VmHWM). Target: the player ≤ 20 MiB", lambda f: lambda r: r["peak_rss_kb"] / 1024,
       "{:.1f}", rss_verdict)
 outage_players = [p for p in OUTAGE]
-if any(n.startswith(f"{f}-outage-") for f, _ in formats for n in rows):
-    out_formats = [(f, label) for f, label in formats if any(n.startswith(f"{f}-outage-") for n in rows)]
+# A hole under 0.1 s in the output is the file plugin writing in chunks, not silence: such a run never
+# went silent (its buffered lead outlasted the outage) and has no "audio back" time.
+SILENT = 0.1
+
+
+def silent(r):
+    return r.get("outage", {}).get("resumed") and (r["outage"].get("audible_gap_s") or 0) >= SILENT
+
+
+out_formats = [(f, label) for f, label in formats if any(n.startswith(f"{f}-outage-") for n in rows)]
+if out_formats:
     formats_all, formats = formats, out_formats
-    table("Audio back after the server returns (s), a 5 s outage (Icecast killed; HLS: its HTTP server)",
-          lambda f: lambda r: r["outage"].get("resume_after_mount_s"), "{:.2f}",
+    table("Audio back after the server returns (s), a 5 s outage (Icecast killed; HLS: its HTTP server); "
+          "runs that went silent", lambda f: lambda r: r["outage"]["resume_after_mount_s"] if silent(r) else None,
+          "{:.2f}", players=outage_players, names=lambda f, p: f"{f}-{OUTAGE[p]}")
+    table("Audible gap (s), the same outages: the longest hole in the output after the kill "
+          "(under 0.1 s: never silent)", lambda f: lambda r: r["outage"].get("audible_gap_s"), "{:.2f}",
           players=outage_players, names=lambda f, p: f"{f}-{OUTAGE[p]}")
-    print("**Outages recovered**")
+    print("**Outages recovered (of which never silent)**")
     print()
     print("| format | " + " | ".join(outage_players) + " |")
     print("|---|" + "---|" * len(outage_players))
@@ -159,7 +171,9 @@ if any(n.startswith(f"{f}-outage-") for f, _ in formats for n in rows):
         cells = []
         for p in outage_players:
             rs = rows.get(f"{f}-{OUTAGE[p]}", [])
-            cells.append(f"{sum(1 for r in rs if r.get('outage', {}).get('resumed'))}/{len(rs)}" if rs else "—")
+            back = sum(1 for r in rs if r.get("outage", {}).get("resumed"))
+            quiet = sum(1 for r in rs if r.get("outage", {}).get("resumed") and not silent(r))
+            cells.append(f"{back}/{len(rs)} ({quiet})" if rs else "—")
         print(f"| {label} | " + " | ".join(cells) + " |")
     print()
     formats = formats_all

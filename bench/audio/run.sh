@@ -77,7 +77,7 @@ if [[ $what == formats || $what == all ]]; then
     furl=$("$here/rig.sh" url)
     MF() { "$here/measure.py" --url "$furl" --reps "$REPS" --results "$RES" "$@"; }
     # the server's own floor for this stream, kept with the results for formats-summary.py
-    "$here/rig.sh" ttfb 5 | tee /dev/stderr | python3 -c '
+    "$here/rig.sh" ttfb 5 | tee -a /dev/stderr | python3 -c '
 import json, re, sys
 m = re.search(r"first audio byte\s*: median ([0-9.]+) s \[([0-9.]+)-([0-9.]+)\]", sys.stdin.read())
 print(json.dumps({"name": "floor-" + sys.argv[1], "floor_s": float(m.group(1)), "floor_min_s": float(m.group(2)), "floor_max_s": float(m.group(3))}))
