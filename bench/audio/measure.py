@@ -11,7 +11,8 @@ For each repetition it:
   * starts --cmd (the process that is measured), optionally waits for --ready and
     runs --trigger (t0 is then the trigger's start, else the spawn of --cmd),
   * polls the PCM output file (1 ms until first audio, then 10 ms),
-  * optionally kills icecast at --outage AT:DOWN (seconds after t0) and restarts it,
+  * optionally kills the server (icecast, or the HLS origin when FORMAT=hls: rig.sh kill-server)
+    at --outage AT:DOWN (seconds after t0) and restarts it,
   * at t0+--duration samples CPU (utime+stime of the process tree, pacer excluded)
     and peak RSS (VmHWM), then stops the player.
 Results: one JSON object per repetition appended to --results, and a summary line.
@@ -227,13 +228,13 @@ def one_rep(a, rep):
             if "kill_req" not in ev and now >= t0 + outage["at"]:
                 ev["kill_req"] = now
                 def kill():
-                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "kill-icecast"],
+                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "kill-server"],
                                          capture_output=True, text=True).stdout
                     ev["kill"] = float(out.split()[-1]) if out.strip() else time.monotonic()
                 threading.Thread(target=kill, daemon=True).start()
             if "kill" in ev and restart_thread is None and now >= ev["kill"] + outage["down"]:
                 def restart():
-                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "start-icecast"],
+                    out = subprocess.run([os.path.join(HERE, "rig.sh"), "start-server"],
                                          capture_output=True, text=True).stdout
                     for l in out.splitlines():
                         k, _, v = l.partition(" ")
@@ -268,6 +269,12 @@ def one_rep(a, rep):
 
     res = {"name": a.name, "rep": rep, "sink": a.sink + ("-native" if a.native else ""), "run": run,
            "cmd": a.cmd, "trigger": a.trigger, "duration_s": a.duration}
+    # A player that opens the device before it knows the stream's rate (wavedial: 44.1 kHz while it
+    # connects) and reopens it at the stream's (48 kHz Opus) leaves an empty file of the first rate:
+    # the format is the one the audio went to.
+    played = {p: sum(os.path.getsize(f) for f in glob.glob(p + "*")) for p in glob.glob(os.path.join(run, "pcm-*.raw"))}
+    if played and max(played.values()) > 0:
+        pcm_path = max(played, key=played.get)
     if pcm_path:
         bps, fmt = fmt_bytes_per_s(pcm_path)
         res["pcm_format"] = fmt

@@ -5,8 +5,11 @@
 # three frames). Two signals: a sine tone (sparse spectra,
 # the cheap case) and pink noise (every band busy, the dear one). Each is run RUNS times (default 5) and
 # the median printed, as a Markdown table for docs/BENCHMARKS.md. Usage: bench/decoders/run.sh
+# `bench/decoders/run.sh load` instead: what loading each decoder-library option costs a process (the
+# focused libraries against FFmpeg's; bench/decoder-libraries, C built with gcc: SwiftPM builds this folder).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+[ "${1:-}" = load ] && exec bench/decoder-libraries/run.sh
 export PATH="/opt/swift/usr/bin:$PATH"
 runs=${RUNS:-5}
 mkdir -p .build-media
