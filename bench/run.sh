@@ -2,7 +2,8 @@
 # The peer benchmark in one command: every benchmark suite of the project, then one table.
 #   * audio (bench/audio/run.sh): wavedial's player against mpg123, mpv and mpd on the same
 #     loopback Icecast stream into the same paced ALSA sink; first audio, CPU, RSS, title lag,
-#     and recovery after an Icecast restart;
+#     and recovery after an Icecast restart; then every format of the rig (MP3, AAC, Opus, Vorbis,
+#     FLAC, HLS) against mpv and mpd, with an outage on some (formats-summary.py prints those tables);
 #   * daemon (bench/daemon/run.sh): start → ready, knob rest → first audio, RSS and CPU while
 #     playing, detent → LCD;
 #   * catalog (bench/catalog/run.sh): a 50,000-station sync, nearby and search latency.
