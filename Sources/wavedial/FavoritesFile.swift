@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 import WavedialConfig
 import WavedialCore
 
@@ -20,8 +21,7 @@ enum FavoritesFile {
     static func m3u(_ stations: [Station]) -> String {
         var text = "#EXTM3U\n"
         for station in stations {
-            let name = station.name.replacingOccurrences(of: "\n", with: " ")
-            text += "#EXTINF:-1,\(name)\n\(station.url)\n"
+            text += "#EXTINF:-1,\(StationText.printable(station.name))\n\(StationText.printable(station.url))\n"
         }
         return text
     }
@@ -53,9 +53,9 @@ enum FavoritesFile {
         var pendingName: String?
         for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if line.hasPrefix("#EXTINF") {
-                pendingName = line.split(separator: ",", maxSplits: 1).dropFirst().first.map(String.init)
+                pendingName = line.split(separator: ",", maxSplits: 1).dropFirst().first.map { StationText.printable(String($0)) }
             } else if !line.isEmpty, !line.hasPrefix("#") {
-                stations.append(try station(url: line, name: pendingName, catalog: catalog))
+                stations.append(try station(url: StationText.printable(line), name: pendingName, catalog: catalog))
                 pendingName = nil
             }
         }

@@ -62,13 +62,14 @@ extension WavedialDatabase {
     }
 
     /// Imports favorites (e.g. from `fav export`), appending the ones not yet present in
-    /// their given order. One transaction: all or nothing.
+    /// their given order. One transaction: all or nothing. What the file says is hostile: each
+    /// station is stored as ``Station/printable()`` makes it (no control or bidi characters).
     /// - Returns: how many were added.
     public func importFavorites(_ stations: [Station], at date: Date = Date()) throws -> Int {
         try writer.write { db in
             var added = 0
             var last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
-            for station in stations where try !Favorite.exists(db, key: station.stationuuid) {
+            for station in stations.map({ $0.printable() }) where try !Favorite.exists(db, key: station.stationuuid) {
                 // Prefer the catalog's current record over the imported snapshot.
                 let current = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
                 last += 1

@@ -44,10 +44,10 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let station = try StationResolver(database: database).station(station)
             if try database.addFavorite(station) {
-                print("added \(station.name) to the favorites")
+                Output.line("added \(station.name) to the favorites")
                 DaemonConnection.notifyChange(global)
             } else {
-                print("\(station.name) is already a favorite")
+                Output.line("\(station.name) is already a favorite")
             }
         }
     }
@@ -61,7 +61,7 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
             try database.removeFavorite(favorite.stationuuid)
-            print("removed \(favorite.snapshot.name) from the favorites")
+            Output.line("removed \(favorite.snapshot.name) from the favorites")
             DaemonConnection.notifyChange(global)
         }
     }
@@ -80,7 +80,7 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
             let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
-            print("moved \(favorite.snapshot.name) to position \(placed)")
+            Output.line("moved \(favorite.snapshot.name) to position \(placed)")
             DaemonConnection.notifyChange(global)
         }
     }
