@@ -108,9 +108,13 @@ extension WavedialDatabase {
 extension WavedialDatabase {
     /// The station whose `url` or `url_resolved` is `streamURL`.
     public func station(streamURL: String) throws -> Station? {
-        try writer.read { db in
-            try Station.fetchOne(db, sql: "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1",
-                                 arguments: [streamURL, streamURL])
-        }
+        try writer.read { db in try Self.station(streamURL: streamURL, db) }
     }
+
+    static func station(streamURL: String, _ db: Database) throws -> Station? {
+        try Station.fetchOne(db, sql: stationByStreamURL, arguments: [streamURL, streamURL])
+    }
+
+    /// The best known station with a stream URL (both arguments); by index (`station_url`, `station_url_resolved`).
+    static let stationByStreamURL = "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1"
 }

@@ -17,7 +17,7 @@ final class FavoritesImportTests: XCTestCase {
         station.bitrate = -5
         var long = F.station("11111111-0000-4000-8000-0000000000ab", String(repeating: "Ω", count: 5_000))
         long.url = "http://long.example/"
-        XCTAssertEqual(try database.importFavorites([station, long]), 2)
+        XCTAssertEqual(try database.importFavorites([.station(station), .station(long)]), 2)
 
         let stored = try database.favorites().map(\.snapshot)
         XCTAssertEqual(stored.map(\.stationuuid), ["11111111-0000-4000-8000-0000000000aa", "11111111-0000-4000-8000-0000000000ab"])
@@ -30,6 +30,6 @@ final class FavoritesImportTests: XCTestCase {
         XCTAssertEqual(stored[1].name, String(repeating: "Ω", count: Station.maximumNameLength - 1) + "…")
         XCTAssertEqual(try database.favorites().map(\.stationuuid), stored.map(\.stationuuid))
         // The same file again adds nothing: the cleaned uuid is the key.
-        XCTAssertEqual(try database.importFavorites([station, long]), 0)
+        XCTAssertEqual(try database.importFavorites([.station(station), .station(long)]), 0)
     }
 }
