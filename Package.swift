@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
         .library(name: "PrintableText", targets: ["PrintableText"]),
+        .library(name: "Display", targets: ["Display"]),
     ],
     // Tools 6.0 and these minimums are what Debian 13's Swift 6.0.3 can build and resolve: SwiftPM
     // skips versions whose manifests need a newer Swift (GRDB from 7.9 and swift-log from 1.12 do).
