@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Supervisor", targets: ["Supervisor"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
+        .library(name: "PrintableText", targets: ["PrintableText"]),
+        .library(name: "Display", targets: ["Display"]),
     ],
     // Tools 6.0 and these minimums are what Debian 13's Swift 6.0.3 can build and resolve: SwiftPM
     // skips versions whose manifests need a newer Swift (GRDB from 7.9 and swift-log from 1.12 do).
@@ -47,6 +49,9 @@ let package = Package(
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
         .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift5),
+        // Text from outside (stations, mirrors, imported files) made safe for a terminal or the LCD;
+        // below both Audio (no Foundation) and RadioBrowser, so they share one cleaner.
+        .target(name: "PrintableText", swiftSettings: swift5),
 
         .target(
             name: "WavedialCore",
@@ -54,15 +59,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
+                "PrintableText",
             ],
             swiftSettings: swift5),
         .target(
             name: "RadioBrowser",
-            dependencies: ["WavedialCore", "CurlSupport", "CResolv", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["WavedialCore", "PrintableText", "CurlSupport", "CResolv", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa", "CCrypto",
+            dependencies: ["CurlSupport", "Threads", "PrintableText", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa", "CCrypto",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
@@ -94,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "wavedial",
             dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "Supervisor",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           "PrintableText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
         // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
@@ -120,6 +126,7 @@ let package = Package(
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
+        .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"], swiftSettings: swift5),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),

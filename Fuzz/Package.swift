@@ -10,6 +10,9 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
     ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
     ("fuzz-sniff", "Audio"),
+    // Text from outside: an imported favorites file, a DNS answer, names for the LCD and the dial, a search.
+    ("fuzz-favorites-file", "WavedialCore"), ("fuzz-srv-record", "RadioBrowser"), ("fuzz-rom-transliterator", "Display"),
+    ("fuzz-stated-frequency", "WavedialCore"), ("fuzz-search", "WavedialCore"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 import WavedialCore
 
 /// One station record as Radio Browser's `/json/stations` sends it, read leniently:
@@ -16,9 +17,8 @@ public enum RadioBrowserStation {
         case missing(String)
     }
 
-    /// Names longer than this many characters are cut (ending in "…"): a name is for a display
-    /// line and a list, and names of 10 kB exist.
-    public static let maximumNameLength = 200
+    /// Names longer than this many characters are cut (ending in "…"), as imported favorites' are.
+    public static let maximumNameLength = Station.maximumNameLength
 
     /// The station in one JSON object's bytes.
     public static func decode(_ bytes: [UInt8]) throws -> Station {
@@ -27,7 +27,7 @@ public enum RadioBrowserStation {
 
     /// The station in one JSON object's bytes, and whether it had to be repaired: an impossible
     /// position (latitude beyond ±90°, longitude beyond ±180°, NaN, infinity, not a number) is
-    /// dropped, control and bidi-override characters leave the texts, an overlong name is cut.
+    /// dropped, control and bidi characters leave the texts (``StationText/printable(_:)``), an overlong name is cut.
     public static func decodeRepairing(_ bytes: [UInt8]) throws -> (station: Station, repaired: Bool) {
         let object: Any
         do {
@@ -47,27 +47,12 @@ public enum RadioBrowserStation {
         return value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `text` without control characters (C0, DEL, C1: a terminal would act on them) and bidi
-    /// embeddings, overrides and isolates (they reorder the text around them); cheap for plain ASCII.
-    static func printable(_ text: String) -> String {
-        guard !text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return text }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F: scalars.append(" ")
-            case 0x202A...0x202E, 0x2066...0x2069: continue
-            default: scalars.append(scalar)
-            }
-        }
-        return String(scalars)
-    }
-
     static func station(_ fields: [String: Any], repaired: inout Bool) throws -> Station {
         var changed = false
         func text(_ key: String) -> String {
             switch fields[key] {
             case let value as String:
-                let clean = printable(value)
+                let clean = StationText.printable(value)
                 if clean != value { changed = true }
                 return trimmed(clean)
             case let value as NSNumber: return value.stringValue

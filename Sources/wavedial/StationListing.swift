@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import PrintableText
 import WavedialConfig
 import WavedialCore
 
@@ -28,18 +29,42 @@ struct StationListing: Encodable {
     }
 }
 
-/// Writing what commands print: JSON for scripts, aligned columns for people.
+/// Writing what commands print: JSON for scripts, aligned columns and lines for people. What they print
+/// names what came from outside (stations' names and titles, servers, rows an older wavedial stored before
+/// it cleaned them), so nothing is printed that a terminal would act on.
 enum Output {
-    static func json<T: Encodable>(_ value: T) throws {
+    static func json<T: Encodable>(_ value: T, pretty: Bool = true) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        print(terminalSafe(json: String(decoding: try encoder.encode(value), as: UTF8.self)))
+    }
+
+    /// `json` with what JSON leaves raw but a terminal acts on or reorders (DEL, the C1 controls, bidi
+    /// characters: ``StationText/isUnprintable(_:)``) written as `\uXXXX` escapes; the encoders already
+    /// escape the C0 controls. Such scalars stand only inside strings, so the JSON means the same.
+    static func terminalSafe(json: String) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x7E && StationText.isUnprintable(scalar) }
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
+    /// Prints one line for people without control or bidi characters (``StationText/printable(_:)``).
+    static func line(_ text: String) {
+        print(StationText.printable(text))
     }
 
     /// Prints rows as columns padded to their widest cell (by characters, not bytes). Cells hold what
-    /// stations sent (names, titles, URLs), so they are printed without control characters: a name
-    /// stored by an older wavedial, before syncs cleaned them, must not drive the terminal either.
+    /// stations sent (names, titles, URLs), so they are printed without control or bidi characters: a
+    /// name stored by an older wavedial, before syncs cleaned them, must not drive the terminal either.
     static func table(_ header: [String], _ rows: [[String]]) {
         let all = [header] + rows.map { $0.map(StationText.printable) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import PrintableText
 
 /// `wavedial`: the SSH maintenance CLI.
 ///
 /// Every failure ends as one line on stderr and a non-zero exit code, never a stack trace:
-/// `main()` is overridden to print ArgumentParser's message on a single line.
+/// `main()` is overridden to print ArgumentParser's message on a single line, without control or bidi
+/// characters (a message may name a station or a file).
 @main
 struct Wavedial: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +43,7 @@ struct Wavedial: AsyncParsableCommand {
             Foundation.exit(code.rawValue)
         }
         if let error = error as? CLIError {
-            FileHandle.standardError.write(Data("wavedial: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("wavedial: \(StationText.printable(error.message))\n".utf8))
             Foundation.exit(error.exitCode)
         }
         let code = exitCode(for: error)
@@ -50,7 +52,7 @@ struct Wavedial: AsyncParsableCommand {
             exit(withError: error)
         }
         let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "failed"
-        FileHandle.standardError.write(Data("wavedial: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("wavedial: \(StationText.printable(message))\n".utf8))
         Foundation.exit(code.rawValue)
     }
 }

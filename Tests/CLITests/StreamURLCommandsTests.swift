@@ -94,29 +94,31 @@ final class StreamURLCommandsTests: XCTestCase {
         XCTAssertTrue(failed.stderr.hasPrefix("wavedial: cannot play \(refused): Station offline ("), failed.stderr)
     }
 
-    /// A station's name and titles may carry terminal escape sequences, other controls and bidi overrides:
-    /// check-url and play-url (with and without wavedial-player) print them without any.
+    /// A station's name and titles may carry terminal escape sequences (raw, and as the HTML entities `&#27;`,
+    /// `&#x1b;`, `&#x9b;` that ICY text decodes), other controls and bidi characters: check-url and play-url
+    /// (with and without wavedial-player) print them without any, in text and in JSON.
     func testWhatTheStationSendsReachesTheTerminalWithoutControlCharacters() throws {
         station.stop()
-        station = try ICYStationServer(name: "\u{1B}]0;pwned\u{07}Evil \u{202E}FM",
-                                       title: "\u{1B}[2J\u{1B}[31mRed\u{1B}[0m\u{9B}1m Song", directory: directory)
-        let cleanTitle = "[2J [31mRed [0m 1m Song"
+        station = try ICYStationServer(name: TerminalTextTests.hostileStreamName, title: TerminalTextTests.hostileTitle,
+                                       directory: directory)
+        let cleanName = "]0;pwned Evil  [5mFM"
+        let cleanTitle = "[2J ]0;pwned  [31mRed 1m  2mSong"
         let text = try cli.run(["check-url", station.url])
         XCTAssertEqual(text.status, 0, text.stderr)
         let lines = text.stdout.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains("name: ]0;pwned Evil FM"), text.stdout)
-        XCTAssertTrue(lines.contains("title: \(cleanTitle)"), text.stdout)
+        XCTAssertTrue(lines.contains("name: \(cleanName)"), text.stdout.debugDescription)
+        XCTAssertTrue(lines.contains("title: \(cleanTitle)"), text.stdout.debugDescription)
         let json = try cli.run(["check-url", "--json", station.url])
         let object = try XCTUnwrap(try json.json() as? [String: Any])
-        XCTAssertEqual(object["name"] as? String, "]0;pwned Evil FM")
+        XCTAssertEqual(object["name"] as? String, cleanName)
         XCTAssertEqual(object["title"] as? String, cleanTitle)
 
         let capture = AlsaCapture.device(named: "escapes")
         let player = try cli.run(["play-url", "--device", capture.device, "--seconds", "3", station.url])
         let alone = try wavedialAlone().run(["play-url", "--device", capture.device, "--seconds", "3", station.url])
         for result in [text, json, player, alone] {
-            XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value < 0x0A || (0x0B...0x1F).contains($0.value)
-                || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }, result.stdout.debugDescription)
+            XCTAssertEqual(result.stdout.unprintableScalars, [], result.stdout.debugDescription)
+            XCTAssertEqual(result.stderr.unprintableScalars, [], result.stderr.debugDescription)
         }
         for result in [player, alone] {
             XCTAssertEqual(result.status, 0, result.stderr)

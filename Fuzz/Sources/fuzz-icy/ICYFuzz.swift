@@ -24,12 +24,14 @@ func fuzzICY(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
             metadata += block.count + 1
             let parsed = ICYMetadataParser.parse(block)
             // Titles are bounded whatever the block says, and never carry a control character or a
-            // bidi override to a terminal.
+            // bidi control to a terminal, however it came (raw, or as an entity: `&#27;`, `&#x9b;`).
             precondition((parsed.title?.count ?? 0) <= ICYMetadataParser.maximumValueLength)
             for field in parsed.fields {
                 precondition(!field.value.unicodeScalars.contains { scalar in
-                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                        || (0x2066...0x2069).contains(scalar.value)
+                    switch scalar.value {
+                    case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+                    default: return false
+                    }
                 })
             }
         }

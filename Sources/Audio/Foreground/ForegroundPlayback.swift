@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Logging
+import PrintableText
 import Threads
 
 /// Plays one URL in the foreground of a command-line process, printing `state: …` and `title: …` lines
@@ -43,7 +44,7 @@ public enum ForegroundPlayback {
             }
             if let title = status.title, title != lastTitle {
                 lastTitle = title
-                say("title: \(StationText.printable(title))")
+                say("title: \(title)")
             }
         }
         var signalSources: [DispatchSourceSignal] = []
@@ -75,8 +76,9 @@ public enum ForegroundPlayback {
         return status
     }
 
+    /// Prints `line` without control or bidi characters: titles and states name what the station sent.
     private static func say(_ line: String) {
-        print(line)
+        print(StationText.printable(line))
         fflush(stdout)
     }
 }

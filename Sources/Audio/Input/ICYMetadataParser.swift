@@ -1,3 +1,5 @@
+import PrintableText
+
 /// Parses ICY metadata blocks (SHOUTcast/Icecast in-band metadata) into ``ICYMetadata``.
 ///
 /// A block is `Key='value';` fields. Stations put quotes and semicolons inside titles

@@ -26,37 +26,17 @@ extension WavedialDatabase {
     /// Searches the catalog: all words of the text in the name, and each filter given.
     /// Case- and diacritic-insensitive, and insensitive to compatibility forms (NFKC).
     /// Results: playable first, then by votes and clicks. Every filter is part of one full-text
-    /// query whose rows are numbered in that order, so a word that matches half the catalog
-    /// ("radio") stops after `limit` hits instead of ranking 25,000 rows.
+    /// query (``SearchExpression``: user text is never query syntax) whose rows are numbered in that
+    /// order, so a word that matches half the catalog ("radio") stops after `limit` hits instead of
+    /// ranking 25,000 rows.
     public func search(_ query: StationQuery) throws -> [Station] {
-        guard !query.isEmpty else { return [] }
-        var match: [String] = []
-        if let expression = Self.ftsPhrase(query.text) { match.append("name : (\(expression))") }
-        if let tag = query.tag, let expression = Self.ftsPhrase(tag, prefix: false) { match.append("tags : (\(expression))") }
-        if let language = query.language, let expression = Self.ftsPhrase(language, prefix: false) {
-            match.append("language : (\(expression))")
-        }
-        if let country = query.country?.trimmingCharacters(in: .whitespaces), !country.isEmpty {
-            let isCode = country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }
-            if let expression = Self.ftsPhrase(country, prefix: false) {
-                match.append("\(isCode ? "countrycode" : "country") : (\(expression))")
-            }
-        }
-        guard !match.isEmpty else { return [] }
+        guard let match = SearchExpression.match(for: query) else { return [] }
         return try writer.read { db in
             try Station.fetchAll(db, sql: """
                 SELECT s.* FROM stationSearch f JOIN stationRank r ON r.rank = f.rowid JOIN station s ON s.id = r.id
                 WHERE stationSearch MATCH ? ORDER BY f.rowid DESC LIMIT ?
-                """, arguments: [match.joined(separator: " AND "), query.limit])
+                """, arguments: [match, query.limit])
         }
-    }
-
-    /// An FTS5 expression requiring every word of `text`, each quoted so that user input
-    /// cannot inject query syntax; with `prefix`, words match as prefixes.
-    static func ftsPhrase(_ text: String, prefix: Bool = true) -> String? {
-        let words = fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"" + (prefix ? "*" : "") }.joined(separator: " AND ")
     }
 
     /// The `limit` playable stations nearest `location` by great-circle distance.
@@ -128,9 +108,13 @@ extension WavedialDatabase {
 extension WavedialDatabase {
     /// The station whose `url` or `url_resolved` is `streamURL`.
     public func station(streamURL: String) throws -> Station? {
-        try writer.read { db in
-            try Station.fetchOne(db, sql: "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1",
-                                 arguments: [streamURL, streamURL])
-        }
+        try writer.read { db in try Self.station(streamURL: streamURL, db) }
     }
+
+    static func station(streamURL: String, _ db: Database) throws -> Station? {
+        try Station.fetchOne(db, sql: stationByStreamURL, arguments: [streamURL, streamURL])
+    }
+
+    /// The best known station with a stream URL (both arguments); by index (`station_url`, `station_url_resolved`).
+    static let stationByStreamURL = "SELECT * FROM station WHERE url = ? OR url_resolved = ? ORDER BY votes DESC LIMIT 1"
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PrintableText
 
 extension WavedialDatabase {
     /// Favorites in their order.
@@ -61,21 +62,39 @@ extension WavedialDatabase {
         }
     }
 
-    /// Imports favorites (e.g. from `fav export`), appending the ones not yet present in
-    /// their given order. One transaction: all or nothing.
+    /// Imports favorites (``FavoritesFile/parse(_:)``: a `fav export` or a playlist), appending the ones
+    /// not yet present in their given order. A station the catalog knows (by stationuuid, or a playlist
+    /// entry by its stream URL) is stored as the catalog has it; otherwise as the file says, cleaned
+    /// (``Station/printable()``: what the file says is hostile), a playlist entry under an id derived from
+    /// its URL. One transaction: all or nothing.
     /// - Returns: how many were added.
-    public func importFavorites(_ stations: [Station], at date: Date = Date()) throws -> Int {
+    public func importFavorites(_ entries: [FavoritesFile.Entry], at date: Date = Date()) throws -> Int {
         try writer.write { db in
             var added = 0
             var last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
-            for station in stations where try !Favorite.exists(db, key: station.stationuuid) {
-                // Prefer the catalog's current record over the imported snapshot.
-                let current = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
+            for entry in entries {
+                let station = try Self.station(for: entry, db)
+                guard try !Favorite.exists(db, key: station.stationuuid) else { continue }
                 last += 1
-                try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: current).insert(db)
+                try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: station).insert(db)
                 added += 1
             }
             return added
+        }
+    }
+
+    /// The station an imported entry names: the catalog's record when it knows it, else the file's.
+    private static func station(for entry: FavoritesFile.Entry, _ db: Database) throws -> Station {
+        switch entry {
+        case .station(let imported):
+            let station = imported.printable()
+            return try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
+        case .stream(let url, let name):
+            let url = StationText.printable(url)
+            if let known = try station(streamURL: url, db) { return known }
+            var station = Station(stationuuid: FavoritesFile.syntheticUUID(for: url), name: name ?? url, url: url)
+            station.codec = ""
+            return station.printable()
         }
     }
 

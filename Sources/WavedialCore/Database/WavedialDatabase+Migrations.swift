@@ -127,6 +127,14 @@ extension WavedialDatabase {
                     FROM stationRank r JOIN station s ON s.id = r.id;
                 """)
         }
+        migrator.registerMigration("v4-text-favorites-url-index") { db in
+            try db.execute(sql: """
+                -- A favorites playlist import looks each entry's URL up in the catalog (url or url_resolved):
+                -- by index, not by scanning every station once per line.
+                CREATE INDEX station_url ON station(url);
+                CREATE INDEX station_url_resolved ON station(url_resolved);
+                """)
+        }
         return migrator
     }
 }

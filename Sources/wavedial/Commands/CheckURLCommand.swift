@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import Logging
+import PrintableText
 
 /// `wavedial check-url URL [--json]`: resolves and probes a stream without playing it.
 struct CheckURLCommand: ParsableCommand {
@@ -32,7 +33,7 @@ struct CheckURLCommand: ParsableCommand {
         let settings = try global.loadConfiguration().audio
         let result = StreamProbe.probe(url: url, settings: settings, timeout: timeout, logger: logger)
         if json {
-            print(Self.json(result))
+            print(Output.terminalSafe(json: Self.json(result)))
         } else {
             print(Self.text(result))
         }
@@ -41,7 +42,7 @@ struct CheckURLCommand: ParsableCommand {
         }
     }
 
-    /// One `key: value` line each; what the station sent is printed without control characters.
+    /// One `key: value` line each; what the station sent is printed without control or bidi characters.
     private static func text(_ result: StreamProbeResult) -> String {
         var lines = ["url: \(result.url)", "playable: \(result.playable ? "yes" : "no")", "hls: \(result.hls ? "yes" : "no")"]
         if let failure = result.failure { lines.append("reason: \(failure.code) (\(failure.detail))") }

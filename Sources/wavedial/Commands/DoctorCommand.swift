@@ -54,7 +54,7 @@ struct DoctorCommand: ParsableCommand {
             try Output.json(findings)
         } else {
             for finding in findings {
-                print("\(finding.ok ? "ok     " : "PROBLEM") \(finding.check): \(finding.detail)"
+                Output.line("\(finding.ok ? "ok     " : "PROBLEM") \(finding.check): \(finding.detail)"
                       + (finding.advice.map { " — \($0)" } ?? ""))
             }
         }

@@ -44,10 +44,10 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let station = try StationResolver(database: database).station(station)
             if try database.addFavorite(station) {
-                print("added \(station.name) to the favorites")
+                Output.line("added \(station.name) to the favorites")
                 DaemonConnection.notifyChange(global)
             } else {
-                print("\(station.name) is already a favorite")
+                Output.line("\(station.name) is already a favorite")
             }
         }
     }
@@ -61,7 +61,7 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
             try database.removeFavorite(favorite.stationuuid)
-            print("removed \(favorite.snapshot.name) from the favorites")
+            Output.line("removed \(favorite.snapshot.name) from the favorites")
             DaemonConnection.notifyChange(global)
         }
     }
@@ -80,7 +80,7 @@ struct FavoritesCommand: ParsableCommand {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
             let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
-            print("moved \(favorite.snapshot.name) to position \(placed)")
+            Output.line("moved \(favorite.snapshot.name) to position \(placed)")
             DaemonConnection.notifyChange(global)
         }
     }
@@ -104,23 +104,27 @@ struct FavoritesCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add the favorites in a file written by 'fav export' (JSON or M3U); ones already present keep their place.")
+            abstract: "Add the favorites in a file written by 'fav export' (JSON or M3U); ones already present keep their place.",
+            discussion: "A file of at most 1 MiB and 1000 entries; a file past either, or with a bad entry, is refused whole.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The file to import.") var file: String
 
         func run() throws {
             let (_, database) = try global.open()
-            guard let data = FileManager.default.contents(atPath: file) else {
+            let data: Data
+            do {
+                data = try FavoritesFile.read(path: file)
+            } catch {
                 throw CLIError("cannot read \(file)", exitCode: ExitStatus.notFound)
             }
-            let stations: [Station]
+            let entries: [FavoritesFile.Entry]
             do {
-                stations = try FavoritesFile.parse(data, catalog: database)
+                entries = try FavoritesFile.parse(data)
             } catch {
                 throw CLIError("\(file): \(error); nothing was imported", exitCode: ExitStatus.usage)
             }
-            let added = try database.importFavorites(stations)
-            print("imported \(added) favorites (\(stations.count - added) were already there)")
+            let added = try database.importFavorites(entries)
+            print("imported \(added) favorites (\(entries.count - added) were already there)")
             DaemonConnection.notifyChange(global)
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import PrintableText
 import Supervisor
 
 /// `wavedial status`: what the radio is doing.
@@ -33,16 +34,14 @@ struct StatusCommand: ParsableCommand {
 
     private func show(_ status: RadioStatus) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = follow ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            try Output.json(status, pretty: !follow)
         } else {
             print(Self.describe(status))
         }
         fflush(stdout)
     }
 
-    /// One line for people; the station's name and title without control characters.
+    /// One line for people; the station's name and title without control or bidi characters.
     static func describe(_ status: RadioStatus) -> String {
         var parts = [status.state]
         if let station = status.station {

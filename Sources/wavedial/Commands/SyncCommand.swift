@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PrintableText
 import RadioBrowser
 import Supervisor
 import WavedialConfig
@@ -44,7 +45,7 @@ struct SyncCommand: ParsableCommand {
         if json {
             try Output.json(summary)
         } else {
-            print("synced \(summary.total) stations from \(summary.server): \(summary.playable) playable, "
+            Output.line("synced \(summary.total) stations from \(summary.server): \(summary.playable) playable, "
                   + "\(summary.added) added, \(summary.updated) updated, \(summary.removed) removed"
                   + (summary.skipped > 0 ? ", \(summary.skipped) unusable records skipped" : "")
                   + (summary.repaired > 0 ? ", \(summary.repaired) records repaired" : "")
@@ -66,12 +67,13 @@ final class SyncProgressPrinter {
             // The catalog holds about 50,000 stations; the bar fills towards that and then just counts.
             let filled = min(30, progress.stations * 30 / 50_000)
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-            let line = "\r[\(bar)] \(progress.stations) stations, \(progress.bytes / 1_048_576) MiB from \(progress.server)"
+            let line = "\r[\(bar)] \(progress.stations) stations, \(progress.bytes / 1_048_576) MiB from "
+                + StationText.printable(progress.server)
             FileHandle.standardError.write(Data(line.utf8))
             drawn = true
         } else if progress.stations >= lastReported + 10_000 {
             lastReported = progress.stations - progress.stations % 10_000
-            FileHandle.standardError.write(Data("\(progress.stations) stations received from \(progress.server)\n".utf8))
+            FileHandle.standardError.write(Data("\(progress.stations) stations received from \(StationText.printable(progress.server))\n".utf8))
         }
     }
 

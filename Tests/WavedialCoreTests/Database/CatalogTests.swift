@@ -184,7 +184,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertFalse(try database.toggleFavorite(stations[0]))
         XCTAssertTrue(try database.toggleFavorite(stations[0]))
         XCTAssertEqual(try database.favorites().map(\.stationuuid), ["s2", "s3", "s0"])
-        XCTAssertEqual(try database.importFavorites([stations[1], stations[2]]), 1)
+        XCTAssertEqual(try database.importFavorites([.station(stations[1]), .station(stations[2])]), 1)
         XCTAssertEqual(try database.favorites().map(\.stationuuid), ["s2", "s3", "s0", "s1"])
     }
 

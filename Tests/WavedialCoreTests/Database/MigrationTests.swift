@@ -100,4 +100,17 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(band.frequency(of: F.uuid(1)), 94_100, "the stored frequency is kept")
         XCTAssertEqual(Set(band.entries.map(\.stationuuid)), [F.uuid(1), F.uuid(2), F.uuid(3), F.uuid(6)])
     }
+
+    /// An M3U import looks every line's URL up in the catalog: by index, not by scanning 50,000 rows.
+    func testStreamURLLookupsUseAnIndex() throws {
+        let database = try WavedialDatabase.inMemory(with: [F.station(F.uuid(1), "Radio Eins")])
+        let plan = try database.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + WavedialDatabase.stationByStreamURL, arguments: ["http://a/", "http://a/"])
+                .map { $0["detail"] as String }
+        }
+        XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN station") }, "\(plan)")
+        XCTAssertTrue(plan.contains { $0.contains("INDEX station_url ") }, "\(plan)")
+        XCTAssertTrue(plan.contains { $0.contains("INDEX station_url_resolved ") }, "\(plan)")
+        XCTAssertEqual(try database.station(streamURL: "http://stream.example/\(F.uuid(1))")?.name, "Radio Eins")
+    }
 }

@@ -57,6 +57,109 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(try names(.init(text: "")), [])
     }
 
+    /// A prepended concatenation mark (U+0D4E MALAYALAM LETTER DOT REPH, U+0600–U+0605, U+06DD, U+110BD)
+    /// makes one grapheme with what follows it, a quote or a space included: split per Character, user
+    /// text carried `"` and spaces into the query (syntax errors, or its own `OR`, `NEAR` and column
+    /// filters). Any text is a valid query of words that must all be in the field, whatever it holds.
+    func testPrependedMarksQuotesAndOperatorsInUserTextNeverBecomeQuerySyntax() throws {
+        let hostile = [
+            "\u{0D4E}\" OR name:x", "x\u{0D4E}\" OR \u{0D4E}\"jazz", "zzz\u{0D4E}\" OR \u{0D4E}\" jazz", "\u{0D4E} \" OR jazz",
+            "\u{0D4E}\"\u{0D4E}\"", "\u{0600}\"jazz\" OR \"cafe", "\u{06DD}\" NEAR(jazz cafe)", "\u{110BD}\" OR \"x",
+            "\u{0605}\u{0D4E}\"", "\"", "\"\"\"", "a\"b", "\"jazz", "jazz\"", "*", "jazz*", "^", "^jazz", "NEAR(jazz cafe)",
+            "NEAR(jazz cafe, 1)", "jazz\u{0}cafe", "\u{0}", "name:jazz", "{name tags}: jazz", "- jazz", "jazz + cafe", "(jazz",
+            "jazz)", "AND", "OR NOT", "\u{0D4E}", "\u{0D4E}\u{0D4E}\u{0D4E} \"\" \u{0D4E}",
+        ]
+        for text in hostile {
+            for query in [StationQuery(text: text), StationQuery(tag: text), StationQuery(country: text), StationQuery(language: text),
+                          StationQuery(text: text, tag: text, country: text, language: text)] {
+                XCTAssertNoThrow(try database.search(query), "\(query)")
+            }
+        }
+        // Operators in the text are words the name must hold, not operators: nothing is found.
+        for text in ["x\u{0D4E}\" OR \u{0D4E}\"jazz", "zzz\u{0D4E}\" OR \u{0D4E}\" jazz", "\u{0D4E}\" OR name:jazz",
+                     "\u{0600}\"zzz\" OR \"jazz", "zzz\u{0D4E} OR jazz", "zzz\u{0D4E}\u{0020}OR\u{0D4E}\u{0020}jazz"] {
+            XCTAssertEqual(try names(.init(text: text)), [], text.debugDescription)
+            XCTAssertEqual(try names(.init(tag: text)), [], text.debugDescription)
+        }
+        // A name with the mark is found by its words.
+        try database.sync([F.station("m", "\u{0D4E}Jazz \"Mark\" FM", tags: "jazz")])
+        XCTAssertEqual(try names(.init(text: "\u{0D4E}jazz \"mark")), ["\u{0D4E}Jazz \"Mark\" FM"])
+        XCTAssertEqual(try names(.init(text: "mark\" fm")), ["\u{0D4E}Jazz \"Mark\" FM"])
+    }
+
+    /// Whatever the text, the expression is column filters over quoted words joined by AND, nothing else:
+    /// checked by lexing it as FTS5 does, over random text made of the pieces that broke it before.
+    func testTheExpressionIsOnlyQuotedWordsJoinedByAND() throws {
+        let pieces = ["\u{0D4E}", "\u{0600}", "\u{0605}", "\u{06DD}", "\u{110BD}", "\"", " ", "OR", "NOT", "NEAR", "(", ")",
+                      ":", "name", "*", "^", "+", "-", "{", "}", "\u{0}", "\t", "é", "\u{0301}", "\u{093F}", "jazz", "\u{E000}",
+                      "😀", "\u{200D}", "\u{FEFF}", "\u{1F1E9}\u{1F1EA}", "AND", "'", "\\", ","]
+        var random = SeededRandom(seed: 15)
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 1...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let query = StationQuery(text: text, tag: text, country: text, language: text)
+            guard let match = SearchExpression.match(for: query) else { continue }
+            XCTAssertNoThrow(try Self.checkStructure(match), "\(text.debugDescription) → \(match)")
+            XCTAssertNoThrow(try database.search(query), text.debugDescription)
+        }
+        let many = String(repeating: "jazz ", count: 1_000) + String(repeating: "z", count: 10_000)
+        let words = try XCTUnwrap(SearchExpression.words(many, prefix: false))
+        XCTAssertEqual(words.components(separatedBy: " AND ").count, SearchExpression.maximumWords)
+        XCTAssertNoThrow(try database.search(.init(text: many)))
+    }
+
+    private struct StructureError: Error, CustomStringConvertible { let description: String }
+
+    /// Lexes `match` as FTS5 does: strings (`"…"`, `""` inside one), and outside them only the column
+    /// filters, `:`, parentheses, `AND`, `*` after a string, and spaces.
+    private static func checkStructure(_ match: String) throws {
+        let scalars = Array(match.unicodeScalars)
+        var index = 0
+        var depth = 0
+        var afterString = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\"" {
+                index += 1
+                while true {
+                    guard index < scalars.count else { throw StructureError(description: "unterminated string") }
+                    if scalars[index] == "\"" {
+                        if index + 1 < scalars.count, scalars[index + 1] == "\"" { index += 2; continue }
+                        break
+                    }
+                    index += 1
+                }
+                index += 1
+                afterString = true
+                continue
+            }
+            if scalar == "*" {
+                guard afterString else { throw StructureError(description: "* not after a string") }
+                afterString = false
+                index += 1
+                continue
+            }
+            afterString = false
+            switch scalar {
+            case " ", ":": index += 1
+            case "(": depth += 1; index += 1
+            case ")":
+                depth -= 1
+                guard depth >= 0 else { throw StructureError(description: "unbalanced )") }
+                index += 1
+            default:
+                var word = ""
+                while index < scalars.count, ("a"..."z").contains(scalars[index]) || ("A"..."Z").contains(scalars[index]) {
+                    word.unicodeScalars.append(scalars[index])
+                    index += 1
+                }
+                guard ["AND", "name", "tags", "language", "country", "countrycode"].contains(word) else {
+                    throw StructureError(description: "bare \(word.isEmpty ? String(scalar) : word)")
+                }
+            }
+        }
+        guard depth == 0 else { throw StructureError(description: "unbalanced (") }
+    }
+
     /// Results come most popular first however common the word and however rare the country,
     /// and a re-sync that changes the votes changes the order.
     func testACommonWordWithARareCountryAndAResyncedOrder() throws {

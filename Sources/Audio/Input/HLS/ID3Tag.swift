@@ -173,14 +173,11 @@ public enum ID3Tag {
         return clean(text)
     }
 
-    /// As ICY titles are cleaned (entities, trimming, length bound), then control characters (also those an
-    /// entity named) turned to spaces.
+    /// As ICY titles are cleaned: entities decoded, then control and bidi characters (also those an entity
+    /// named) removed, trimmed, bounded.
     private static func clean(_ text: String) -> String {
         let bounded = String(text.unicodeScalars.prefix(4 * ICYMetadataParser.maximumValueLength))
-        let decoded = ICYMetadataParser.decodeText(Array(bounded.utf8))
-        return String(String.UnicodeScalarView(decoded.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        })).trimmingWhitespace()
+        return ICYMetadataParser.decodeText(Array(bounded.utf8))
     }
 
     private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
