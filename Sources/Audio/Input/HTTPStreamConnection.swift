@@ -1,7 +1,8 @@
 /// One HTTP response of a station, as it arrives from ``CurlStreamSource``: ICY metadata split off
 /// (``ICYDemuxer``), the format sniffed from the first audio bytes (``FormatSniffer``), then either the
 /// audio handed to the input chain's next ``ElementaryStreamSink`` or, for a playlist or an HLS playlist,
-/// the body kept (bounded) for the caller. Used on the network thread only.
+/// the body kept (bounded) for the caller. A response whose `icy-metaint` is below
+/// ``ICYDemuxer/smallestMetaint`` is not played (``StreamFormat/unsupported(_:)``). Used on the network thread only.
 final class HTTPStreamConnection {
     private let url: String
     private let sink: ElementaryStreamSink
@@ -45,8 +46,13 @@ final class HTTPStreamConnection {
         return false
     }
 
+    /// The response's status and headers, before its first body bytes.
     func respond(_ received: StreamResponse) {
         response = received
+        if let metaint = received.metaint, metaint < ICYDemuxer.smallestMetaint {
+            format = .unsupported("icy-metaint \(metaint), below \(ICYDemuxer.smallestMetaint)")
+            return
+        }
         demuxer = ICYDemuxer(metaint: received.metaint)
     }
 
