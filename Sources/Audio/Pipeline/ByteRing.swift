@@ -125,8 +125,9 @@ public final class ByteRing: @unchecked Sendable {
     /// Marks the current write position: the mark applies to the bytes written after it.
     ///
     /// A mark of the same kind already at this byte is replaced (nothing was written between them, so only the
-    /// newer can ever apply). A title whose own audio, up to here, is shorter than `span` bytes and that the
-    /// reader has not reached is replaced by the newer title, at this byte: the listener would not have heard it.
+    /// newer can ever apply). A title still in the ring (not taken by ``reachedMarks()``) whose own audio, up to
+    /// here, is shorter than `span` bytes is replaced by the newer title, at this byte: the listener would not
+    /// have heard it. So a title per metadata block leaves one pending title mark, at the latest title.
     public func mark(_ mark: Mark, supersedingTitleWithin span: Int = 0) {
         condition.withLock {
             var index = marks.count - 1

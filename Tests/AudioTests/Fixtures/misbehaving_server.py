@@ -18,6 +18,8 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /hugemeta.mp3  maximal (4080-byte) metadata blocks, some malformed
   /flood.mp3?metaint=N   icy-metaint N (default 16) and a new title "Flood K" in every block (K: the block);
                  the audio bytes alone are paced (so at speed 1, 1000 blocks a second for N = 16)
+  /hostile-headers.mp3   plain audio/mpeg under hostile headers: icy-br 2^63-1, an icy-metaint past any integer,
+                 2,000 junk fields, a 60 KB icy-name
   /file?path=P&type=T[&bps=N][&junk=1]   the test's own media file P as content type T, paced at N bytes
                  a second after a 64 KB burst (unpaced without bps); junk=1 puts runs of junk bytes between
                  every few KB (for each format's resync); the connection closes at the file's end
@@ -241,6 +243,11 @@ class Handler(socketserver.BaseRequestHandler):
             metaint = int(query.get("metaint", ["16"])[0])
             self.head(headers=icy + [("icy-metaint", str(metaint))])
             self.stream(speed, metaint, flood=True)
+        elif path == "/hostile-headers.mp3":
+            junk = [(f"x-junk-{i}", "j" * 20) for i in range(2000)]
+            self.head(headers=[("Content-Type", "audio/mpeg"), ("icy-br", "9223372036854775807"),
+                               ("icy-metaint", "99999999999999999999"), ("icy-name", "N" * 60000)] + junk)
+            self.stream(speed)
         elif path == "/file":
             self.serve_file(query)
         elif path == "/wma":
