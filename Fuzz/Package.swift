@@ -7,6 +7,7 @@ import PackageDescription
 // invariant is a finding.
 let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-icy", "Audio"), ("fuzz-playlist", "Audio"), ("fuzz-adts", "Audio"), ("fuzz-station-json", "RadioBrowser"),
+    ("fuzz-splice", "Audio"), ("fuzz-stream-response", "Audio"),
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
     ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
     ("fuzz-sniff", "Audio"),

@@ -33,7 +33,7 @@ public struct StreamSourceSettings: Equatable, Sendable {
 public final class CurlStreamSource: @unchecked Sendable {
     public let url: String
     private let easy: CurlEasy
-    private var headers: [String: String] = [:]
+    private var headers = StreamResponseHeaders()
     private var response: StreamResponse?
     private let stallTimeout: Double
     private var lastData = 0.0
@@ -73,7 +73,7 @@ public final class CurlStreamSource: @unchecked Sendable {
         try withoutActuallyEscaping(onResponse) { onResponse in
             try easy.perform(onHeader: { [unowned self] line in
                 self.lastData = Self.now
-                self.header(line)
+                self.headers.add(line: line)
             }, onProgress: { [unowned self] in
                 // libcurl's low-speed limit averages over seconds, so a burst hides a stall: watch the last byte instead.
                 self.stalled = Self.now - self.lastData > self.stallTimeout
@@ -83,7 +83,8 @@ public final class CurlStreamSource: @unchecked Sendable {
                 if self.response == nil {
                     let response = StreamResponse(
                         statusCode: self.easy.responseCode, url: self.easy.effectiveURL ?? self.url,
-                        contentType: self.easy.contentType ?? self.headers["content-type"], headers: self.headers)
+                        contentType: self.headers.fields["content-type"] ?? self.easy.contentType.map(Self.bounded),
+                        headers: self.headers.fields)
                     self.response = response
                     onResponse(response)
                 }
@@ -101,15 +102,10 @@ public final class CurlStreamSource: @unchecked Sendable {
     /// Stops the transfer from any thread; ``run(onResponse:onData:)`` then throws an aborted ``CurlError``.
     public func cancel() { easy.cancel() }
 
-    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-    private func header(_ line: String) {
-        if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
-            headers.removeAll()  // a new response (after a redirect): only the final one counts
-            return
-        }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingWhitespace().lowercased()
-        headers[name] = line[line.index(after: colon)...].trimmingWhitespace()
+    /// A value libcurl parsed, cut as ``StreamResponseHeaders`` cuts its own.
+    private static func bounded(_ value: String) -> String {
+        String(String.UnicodeScalarView(value.unicodeScalars.prefix(StreamResponseHeaders.maximumValueLength)))
     }
+
+    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

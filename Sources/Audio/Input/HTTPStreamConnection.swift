@@ -1,8 +1,10 @@
 /// One HTTP response of a station, as it arrives from ``CurlStreamSource``: ICY metadata split off
 /// (``ICYDemuxer``), the format sniffed from the first audio bytes (``FormatSniffer``), then either the
 /// audio handed to the input chain's next ``ElementaryStreamSink`` or, for a playlist or an HLS playlist,
-/// the body kept (bounded) for the caller. Used on the network thread only.
-final class HTTPStreamConnection {
+/// the body kept (bounded) for the caller. A response whose `icy-metaint` is below
+/// ``ICYDemuxer/smallestMetaint`` is not played (``StreamFormat/unsupported(_:)``). Used on one thread only
+/// (the station's network thread); public for the fuzz targets.
+public final class HTTPStreamConnection {
     private let url: String
     private let sink: ElementaryStreamSink
     private let onAudio: (StreamResponse?) -> Void
@@ -15,27 +17,30 @@ final class HTTPStreamConnection {
     private static let maximumPendingTitles = 8
 
     /// The response's status and headers, once they arrived.
-    private(set) var response: StreamResponse?
+    public private(set) var response: StreamResponse?
     /// What the response serves, once sniffed.
-    private(set) var format: StreamFormat?
+    public private(set) var format: StreamFormat?
     /// Whether any audio reached the sink.
-    private(set) var deliveredAudio = false
+    public private(set) var deliveredAudio = false
 
-    /// - Parameter onAudio: called once the response turned out to be audio, before its first bytes go on.
-    init(url: String, sink: ElementaryStreamSink, onAudio: @escaping (StreamResponse?) -> Void) {
+    /// - Parameters:
+    ///   - url: the URL requested (the response's own, after redirects, is ``finalURL``).
+    ///   - sink: where the audio goes, with its titles.
+    ///   - onAudio: called once the response turned out to be audio, before its first bytes go on.
+    public init(url: String, sink: ElementaryStreamSink, onAudio: @escaping (StreamResponse?) -> Void) {
         self.url = url
         self.sink = sink
         self.onAudio = onAudio
     }
 
     /// The final URL after redirects.
-    var finalURL: String { response?.url ?? url }
+    public var finalURL: String { response?.url ?? url }
 
     /// The body of a playlist or HLS response (empty for audio).
-    var body: [UInt8] { format == .hls || isPlaylist ? pending : [] }
+    public var body: [UInt8] { format == .hls || isPlaylist ? pending : [] }
 
     /// Whether the response is audio (as opposed to a playlist, or not decided yet).
-    var isAudio: Bool {
+    public var isAudio: Bool {
         if case .audio = format { return true }
         return false
     }
@@ -45,13 +50,18 @@ final class HTTPStreamConnection {
         return false
     }
 
-    func respond(_ received: StreamResponse) {
+    /// The response's status and headers, before its first body bytes.
+    public func respond(_ received: StreamResponse) {
         response = received
+        if let metaint = received.metaint, metaint < ICYDemuxer.smallestMetaint {
+            format = .unsupported("icy-metaint \(metaint), below \(ICYDemuxer.smallestMetaint)")
+            return
+        }
         demuxer = ICYDemuxer(metaint: received.metaint)
     }
 
     /// One network chunk. - Returns: whether the transfer should go on.
-    func push(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    public func push(_ chunk: UnsafeRawBufferPointer) -> Bool {
         switch format {
         case nil, .audio:
             demux(chunk)
@@ -71,7 +81,7 @@ final class HTTPStreamConnection {
 
     /// The transfer ended (or failed): a short response is sniffed now; audio ends its connection.
     /// - Parameter failed: whether the transfer failed (a failed short body is not judged).
-    func finish(failed: Bool) {
+    public func finish(failed: Bool) {
         if format == nil && !pending.isEmpty && !failed { decide() }
         if case .audio = format { sink.end() }
     }

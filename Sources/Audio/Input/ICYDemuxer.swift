@@ -10,6 +10,14 @@ public struct ICYDemuxer {
         case metadata(remaining: Int)
     }
 
+    /// The smallest `icy-metaint` a station is played with. HTTP allows any positive number, and MPD and
+    /// libavformat (mpv) take any; but below 16 bytes, the smallest non-empty metadata block, a block would
+    /// outweigh the audio between blocks: no server configuration sends that (Icecast defaults to 16000,
+    /// SHOUTcast to 8192; 1000 is about the least in use), only a hostile one, making a title and a
+    /// demultiplexer step per byte. Above it there is no bound: a huge interval only means titles come
+    /// rarely, and nothing is sized by it.
+    public static let smallestMetaint = 16
+
     private let metaint: Int?
     private var state: State
     private var block: [UInt8] = []

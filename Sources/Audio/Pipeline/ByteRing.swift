@@ -6,8 +6,10 @@ import Threads
 /// A circular byte buffer whose storage grows on demand up to ``capacity``, so a normal
 /// live stream (a few seconds of lead) costs kilobytes while a long time-shift pause may use
 /// megabytes. Titles and connection boundaries are marked at byte positions, so the reader learns of them
-/// when it reaches the audio that follows. All methods are thread-safe; only ``write(_:waitingAbove:)``
-/// and ``read(into:timeout:)`` block.
+/// when it reaches the audio that follows. The marks are bounded too (``maximumMarks``): a mark of the same
+/// kind at the same byte replaces the earlier one, so marking while no audio is written (audio being dropped)
+/// adds nothing, and a ring holding its most marks counts as full. All methods are thread-safe; only
+/// ``write(_:waitingAbove:)``, ``read(into:timeout:)`` and ``waitUntilStored(atLeast:timeout:)`` block.
 public final class ByteRing: @unchecked Sendable {
     /// Something that happens in the stream at a byte position.
     public enum Mark: Equatable, Sendable {
@@ -18,6 +20,19 @@ public final class ByteRing: @unchecked Sendable {
         /// The bytes from here on are in this encoding (marked before a connection's first audio when it
         /// differs from the last one's): the reader switches decoders.
         case encoding(AudioEncoding)
+
+        /// Marks of one kind at one byte: a later one replaces an earlier one.
+        fileprivate enum Kind {
+            case title, discontinuity, encoding
+        }
+
+        fileprivate var kind: Kind {
+            switch self {
+            case .title: return .title
+            case .discontinuity: return .discontinuity
+            case .encoding: return .encoding
+            }
+        }
     }
 
     /// What became of a write.
@@ -34,11 +49,21 @@ public final class ByteRing: @unchecked Sendable {
     private var isClosed = false
     private var totalWritten: Int64 = 0
     private var totalRead: Int64 = 0
+    /// Ordered by position; those before `firstMark` were reached and are dropped in batches (amortised O(1)).
     private var marks: [(position: Int64, mark: Mark)] = []
+    private var firstMark = 0
     private var generationCounter = 0
 
     /// The most bytes the ring holds; writes beyond it wait (or are refused by the caller's policy).
     public let capacity: Int
+
+    /// The most marks of all kinds the ring holds. Past `maximumMarks - 3` (room for one mark of each kind at
+    /// the next byte) the ring is full as it is at ``capacity``: ``write(_:waitingAbove:)`` waits until the
+    /// reader has passed marks, ``writeIfRoom(_:limit:)`` refuses. A legitimate station needs far fewer: a
+    /// 2-hour time-shift of a station that changes its title every 10 s holds 720 titles.
+    public static let maximumMarks = 1024
+    /// One mark of each kind fits at a byte (later ones of a kind replace earlier ones there).
+    private static let marksAtOneByte = 3
 
     public init(capacity: Int) {
         precondition(capacity > 0, "ByteRing needs room for at least one byte")
@@ -57,7 +82,14 @@ public final class ByteRing: @unchecked Sendable {
     /// Whether ``close()`` was called.
     public var closed: Bool { condition.withLock { isClosed } }
 
-    /// Appends `bytes`, waiting while more than `limit` bytes (at most ``capacity``) are stored.
+    /// Marks not yet reached by the reader (at most ``maximumMarks``).
+    public var markCount: Int { condition.withLock { marks.count - firstMark } }
+
+    /// Whether a mark of each kind still fits after the next byte. Called with `condition` held.
+    private var hasMarkRoom: Bool { marks.count - firstMark <= Self.maximumMarks - Self.marksAtOneByte }
+
+    /// Appends `bytes`, waiting while more than `limit` bytes (at most ``capacity``) are stored or the marks
+    /// are at their bound (``maximumMarks``).
     /// - Returns: ``WriteResult/closed`` when the ring is closed before or while waiting.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, waitingAbove limit: Int? = nil) -> WriteResult {
@@ -66,7 +98,7 @@ public final class ByteRing: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while offset < bytes.count {
-            while !isClosed && stored >= limit { condition.wait() }
+            while !isClosed && (stored >= limit || !hasMarkRoom) { condition.wait() }
             if isClosed { return .closed }
             let take = min(bytes.count - offset, capacity - stored, max(limit - stored, 0))
             reserve(stored + take)
@@ -78,12 +110,12 @@ public final class ByteRing: @unchecked Sendable {
     }
 
     /// Appends `bytes` only if they fit within `limit` without waiting.
-    /// - Returns: false (nothing written) when they do not fit or the ring is closed.
+    /// - Returns: false (nothing written) when they do not fit, the marks are at their bound, or the ring is closed.
     public func writeIfRoom(_ bytes: UnsafeRawBufferPointer, limit: Int? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let limit = min(limit ?? capacity, capacity)
-        guard !isClosed, stored + bytes.count <= limit else { return false }
+        guard !isClosed, hasMarkRoom, stored + bytes.count <= limit else { return false }
         reserve(stored + bytes.count)
         copyIn(bytes)
         condition.broadcast()
@@ -91,24 +123,56 @@ public final class ByteRing: @unchecked Sendable {
     }
 
     /// Marks the current write position: the mark applies to the bytes written after it.
-    public func mark(_ mark: Mark) {
-        condition.withLock { marks.append((totalWritten, mark)) }
+    ///
+    /// A mark of the same kind already at this byte is replaced (nothing was written between them, so only the
+    /// newer can ever apply). A title still in the ring (not taken by ``reachedMarks()``) whose own audio, up to
+    /// here, is shorter than `span` bytes is replaced by the newer title, at this byte: the listener would not
+    /// have heard it. So a title per metadata block leaves one pending title mark, at the latest title.
+    public func mark(_ mark: Mark, supersedingTitleWithin span: Int = 0) {
+        condition.withLock {
+            var index = marks.count - 1
+            while index >= firstMark && marks[index].position == totalWritten {
+                if marks[index].mark.kind == mark.kind {
+                    marks[index].mark = mark
+                    return
+                }
+                index -= 1
+            }
+            if case .title = mark, let last = marks.last, marks.count > firstMark, case .title = last.mark,
+               totalWritten - last.position < Int64(span) {
+                marks[marks.count - 1] = (totalWritten, mark)
+                return
+            }
+            // Within the bound: every write leaves room for a mark of each kind at its end (`hasMarkRoom`).
+            marks.append((totalWritten, mark))
+        }
     }
 
     /// Removes and returns the marks the reader has reached.
     public func reachedMarks() -> [Mark] {
         condition.withLock {
-            let count = marks.prefix(while: { $0.position <= totalRead }).count
-            guard count > 0 else { return [] }
-            let reached = marks.prefix(count).map(\.mark)
-            marks.removeFirst(count)
+            var reached: [Mark] = []
+            while firstMark < marks.count && marks[firstMark].position <= totalRead {
+                reached.append(marks[firstMark].mark)
+                firstMark += 1
+            }
+            guard !reached.isEmpty else { return [] }
+            if firstMark == marks.count {
+                marks.removeAll(keepingCapacity: true)
+                firstMark = 0
+            } else if firstMark >= 64 && firstMark * 2 >= marks.count {
+                marks.removeFirst(firstMark)
+                firstMark = 0
+            }
+            // A writer may be waiting for room among the marks.
+            condition.broadcast()
             return reached
         }
     }
 
     /// The position of the next mark the reader has not reached, so a read can stop there.
     public var nextMarkPosition: Int64? {
-        condition.withLock { marks.first?.position }
+        condition.withLock { firstMark < marks.count ? marks[firstMark].position : nil }
     }
 
     /// Reads up to `buffer.count` bytes, waiting up to `timeout` seconds for some to arrive.
@@ -136,23 +200,32 @@ public final class ByteRing: @unchecked Sendable {
         return take
     }
 
-    /// Waits up to `timeout` seconds until at least `count` bytes are stored or the ring is closed.
-    /// - Returns: whether `count` bytes are there.
+    /// Waits up to `timeout` seconds until at least `count` bytes are stored, the marks are at their bound (no
+    /// more comes until the reader reads on) or the ring is closed.
+    /// - Returns: whether `count` bytes are there, or the marks are at their bound.
     public func waitUntilStored(atLeast count: Int, timeout: Double) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let deadline = ConditionLock.Deadline.after(seconds: timeout)
-        while stored < count && !isClosed && condition.wait(until: deadline) {}
-        return stored >= count
+        while stored < count && hasMarkRoom && !isClosed && condition.wait(until: deadline) {}
+        return stored >= count || !hasMarkRoom
     }
 
-    /// Discards everything stored and all pending title marks (a time-shift that ran past its bound).
+    /// Discards everything stored (a time-shift that ran past its bound) and the marks in it, except the
+    /// latest encoding and title among them: the audio that comes next is the same stream, so they apply
+    /// to it (marked where it starts).
     public func clear() {
         condition.withLock {
+            let pending = marks[firstMark...].map(\.mark)
+            var carried: [(position: Int64, mark: Mark)] = []
+            for kind in [Mark.Kind.encoding, .title] {
+                if let latest = pending.last(where: { $0.kind == kind }) { carried.append((totalWritten, latest)) }
+            }
+            marks = carried
+            firstMark = 0
             totalRead += Int64(stored)
             head = 0
             stored = 0
-            marks.removeAll()
             generationCounter += 1
             condition.broadcast()
         }

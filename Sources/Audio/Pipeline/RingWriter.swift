@@ -6,6 +6,11 @@ import Threads
 /// up to the time-shift bound, and past it new bytes are dropped and, on resume, the stale audio is
 /// cleared so playback continues live (the reader sees ``ByteRing/generation`` change).
 ///
+/// Titles are marked at most one per ``shortestHeardTitleSeconds`` of audio: a title replaced sooner was not
+/// heard, so the newer one takes its place (a station sending a title per metadata block costs one mark, not
+/// thousands). While audio is dropped nothing is written, so a title replaces the last one at the same byte,
+/// and the latest carries over to the live audio on resume (``ByteRing/clear()``).
+///
 /// The sink methods run on the network thread; ``setPaused(_:)`` and the counters on any thread.
 final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
     let ring: ByteRing
@@ -25,6 +30,10 @@ final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
     /// FLAC stations above it get a shorter time-shift, measured in bytes).
     static let maximumBytesPerSecond = 40_000
 
+    /// The least audio a title must cover to count as heard, in seconds; a title followed by another sooner is
+    /// replaced by it, in the ring and before the device, so titles reach observers at most this often.
+    static let shortestHeardTitleSeconds = 0.5
+
     init(timeShiftSeconds: Double, maximumLeadSeconds: Double) {
         self.timeShiftSeconds = timeShiftSeconds
         self.maximumLeadSeconds = maximumLeadSeconds
@@ -32,10 +41,12 @@ final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
         ring = ByteRing(capacity: Int(seconds) * Self.maximumBytesPerSecond)
     }
 
-    /// Compressed bytes per second of the stream, as the decoder measured it (sizes time-shift and lead).
+    /// Compressed bytes per second of the stream, as the decoder measured it or the server announced it
+    /// (sizes time-shift, lead and title spacing); kept within 1,000 and 100 × ``maximumBytesPerSecond``,
+    /// so no size computed from it overflows.
     var bytesPerSecond: Int {
         get { condition.withLock { bytesPerSecondValue } }
-        set { condition.withLock { bytesPerSecondValue = max(1000, newValue) } }
+        set { condition.withLock { bytesPerSecondValue = min(max(1000, newValue), 100 * Self.maximumBytesPerSecond) } }
     }
 
     /// Audio bytes received so far, over all connections.
@@ -60,7 +71,8 @@ final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
     func title(_ title: String) {
         guard title != lastTitle else { return }
         lastTitle = title
-        ring.mark(.title(title))
+        let span = Double(bytesPerSecond) * Self.shortestHeardTitleSeconds
+        ring.mark(.title(title), supersedingTitleWithin: Int(span))
     }
 
     func discontinuity() { ring.mark(.discontinuity) }

@@ -7,10 +7,10 @@ import Glibc
 /// recent audio bytes; the first bytes of a new connection are looked up in them and, when they occur
 /// exactly once, the overlap is skipped and the stream continues at the byte where the old one stopped
 /// (no decoder restart, nothing heard twice). Otherwise the new connection starts after a discontinuity.
-/// Used by the network thread only.
-struct StreamSplice {
+/// Used by the network thread only (``SplicingSink``); public for the fuzz targets.
+public struct StreamSplice {
     /// What to do with the bytes of the current connection.
-    enum Output {
+    public enum Output {
         /// The bytes that follow do not continue the previous ones: restart the decoder there.
         case discontinuity
         case audio(UnsafeRawBufferPointer)
@@ -36,14 +36,16 @@ struct StreamSplice {
     /// - Parameters:
     ///   - capacity: audio bytes remembered (more than a server's burst: icecast's default is 64 KB).
     ///   - probeLength: bytes of a new connection looked up at once (long enough to be unique in music).
-    init(capacity: Int = 160 * 1024, probeLength: Int = 4096) {
+    ///   Both at least 1.
+    public init(capacity: Int = 160 * 1024, probeLength: Int = 4096) {
+        precondition(capacity > 0 && probeLength > 0, "StreamSplice remembers and looks up at least one byte")
         recent = [UInt8](repeating: 0, count: capacity)
         self.probeLength = probeLength
     }
 
     /// A new connection begins: its first bytes (after the headers an Ogg or FLAC server repeats) will
     /// be matched against the remembered audio.
-    mutating func beginConnection(_ encoding: AudioEncoding = .mpeg, emit: (Output) -> Void) {
+    public mutating func beginConnection(_ encoding: AudioEncoding = .mpeg, emit: (Output) -> Void) {
         self.encoding = encoding
         probe.removeAll(keepingCapacity: true)
         if recentCount == 0 {
@@ -55,7 +57,7 @@ struct StreamSplice {
     }
 
     /// Passes the audio bytes of the current connection on, minus any overlap with the previous one.
-    mutating func push(_ bytes: UnsafeRawBufferPointer, emit: (Output) -> Void) {
+    public mutating func push(_ bytes: UnsafeRawBufferPointer, emit: (Output) -> Void) {
         switch state {
         case .passing:
             pass(bytes, emit: emit)
@@ -72,7 +74,7 @@ struct StreamSplice {
     }
 
     /// The connection ended: bytes still held for matching are passed on after a discontinuity.
-    mutating func endConnection(emit: (Output) -> Void) {
+    public mutating func endConnection(emit: (Output) -> Void) {
         if case .probing = state, !probe.isEmpty {
             emit(.discontinuity)
             state = .passing

@@ -5,7 +5,8 @@ import Glibc
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
 /// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
 /// re-opened with back-off while the stream keeps recording) and title timing (a title is published
-/// when the frames after it leave the device). Runs only on `wd-audio`.
+/// when the frames after it leave the device, and only one the listener heard: at most one per
+/// ``RingWriter/shortestHeardTitleSeconds`` of audio). Runs only on `wd-audio`.
 final class AudioLoop {
     /// The device failed to open or write (unplugged, or not there yet): why, and when to try again.
     private struct DeviceLoss {
@@ -35,7 +36,10 @@ final class AudioLoop {
     private var readsSinceBitrate = 0
     private var input = [UInt8](repeating: 0, count: 4096)
     private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2)
+    /// Titles decoded, each due when the device has played up to its frame; at least the shortest heard span apart.
     private var pendingTitles: [(frame: Int64, title: String)] = []
+    /// The frame of the title published last, in the device's current count (nil after a re-open).
+    private var lastPublishedFrame: Int64?
     private var unconfirmedFormat: PCMFormat?
     private var lastFormat = PCMFormat(sampleRate: 44100, channels: 2)
     private var unconfirmedFrames = 0
@@ -102,6 +106,7 @@ final class AudioLoop {
         // Every session marks its encoding before its first audio.
         decoder = nil
         pendingTitles.removeAll()
+        lastPublishedFrame = nil
         prebuffering = true
         finished = false
         playedInSession = false
@@ -156,7 +161,7 @@ final class AudioLoop {
         for mark in ring.reachedMarks() {
             switch mark {
             case .title(let title):
-                pendingTitles.append((output.framesWritten, title))
+                titleDecoded(title)
             case .discontinuity:
                 // A new connection: its first frame does not continue the last one's partial frame.
                 try? decoder?.restart()
@@ -205,7 +210,7 @@ final class AudioLoop {
                 return
             case .title(let title):
                 // In-band metadata: heard when the PCM decoded after it leaves the device.
-                pendingTitles.append((output.framesWritten, title))
+                titleDecoded(title)
             case .newFormat(let format):
                 unconfirmedFormat = format == output.format ? nil : format
                 unconfirmedFrames = 0
@@ -226,7 +231,7 @@ final class AudioLoop {
                     deviceLost(error, session: session)
                     return
                 }
-                pendingTitles = pendingTitles.map { (0, $0.title) }
+                restartTitleFrames()
                 if audible { volume.set(0) }
                 guard play(samples: bytes / 2, session: session, gain: gain) else { return }
             case .pcm(let bytes):
@@ -306,20 +311,39 @@ final class AudioLoop {
         deviceLoss = nil
         deviceBackAt = now
         prebuffering = true
-        // The frame count starts again at the open: titles still waiting are due with the first frames.
-        pendingTitles = pendingTitles.map { (0, $0.title) }
+        restartTitleFrames()
         player.outputRecovered(session: session)
         return true
     }
 
-    /// Publishes titles whose first frame has been played (written minus what the device still holds).
+    /// A title starts with the frames decoded from here on. It is due no sooner than the shortest heard span
+    /// after the last one published, and it replaces a title still waiting that would be on for less than that.
+    private func titleDecoded(_ title: String) {
+        let rate = (output.format ?? lastFormat).sampleRate
+        let shortest = Int64(RingWriter.shortestHeardTitleSeconds * Double(rate))
+        var frame = output.framesWritten
+        if let published = lastPublishedFrame { frame = max(frame, published + shortest) }
+        if let last = pendingTitles.last, frame - last.frame < shortest { pendingTitles.removeLast() }
+        pendingTitles.append((frame, title))
+    }
+
+    /// The device's frame count starts again at an open: the title still waiting (the latest) is due with the
+    /// first frames.
+    private func restartTitleFrames() {
+        if let latest = pendingTitles.last { pendingTitles = [(0, latest.title)] }
+        lastPublishedFrame = nil
+    }
+
+    /// Publishes the latest title whose first frame has been played (written minus what the device still
+    /// holds); titles due before it were never heard on their own.
     private func publishDueTitles(_ session: StationSession) {
         guard !pendingTitles.isEmpty else { return }
         let played = output.framesWritten - Int64(output.delayFrames)
-        while let first = pendingTitles.first, first.frame <= played {
-            pendingTitles.removeFirst()
-            player.titleReached(first.title, session: session)
-        }
+        var due: (frame: Int64, title: String)?
+        while let first = pendingTitles.first, first.frame <= played { due = pendingTitles.removeFirst() }
+        guard let due else { return }
+        lastPublishedFrame = due.frame
+        player.titleReached(due.title, session: session)
     }
 
     /// Ramps to silence over the fade length using the audio still buffered, then plays out the device.

@@ -16,6 +16,10 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /short.mp3     3 s of audio, then a clean close
   /reset.mp3     a live 64 KB burst, then a TCP reset
   /hugemeta.mp3  maximal (4080-byte) metadata blocks, some malformed
+  /flood.mp3?metaint=N   icy-metaint N (default 16) and a new title "Flood K" in every block (K: the block);
+                 the audio bytes alone are paced (so at speed 1, 1000 blocks a second for N = 16)
+  /hostile-headers.mp3   plain audio/mpeg under hostile headers: icy-br 2^63-1, an icy-metaint past any integer,
+                 2,000 junk fields, a 60 KB icy-name
   /file?path=P&type=T[&bps=N][&junk=1]   the test's own media file P as content type T, paced at N bytes
                  a second after a 64 KB burst (unpaced without bps); junk=1 puts runs of junk bytes between
                  every few KB (for each format's resync); the connection closes at the file's end
@@ -86,10 +90,12 @@ class Handler(socketserver.BaseRequestHandler):
         except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
             pass
 
-    def stream(self, speed, metaint=None, titles=True, limit=None, junk=False, huge=False, live=False):
+    def stream(self, speed, metaint=None, titles=True, limit=None, junk=False, huge=False, live=False, flood=False):
         """Audio paced at speed x real time after a 64 KB burst, with ICY metadata when metaint is set.
-        live: the burst ends at the shared live position instead of starting at the file's beginning."""
+        live: the burst ends at the shared live position instead of starting at the file's beginning.
+        flood: a new title in every block, and only the audio bytes count for the pacing."""
         sent = 0
+        audio_sent = 0
         since_meta = 0
         blocks = 0
         position = 0
@@ -107,6 +113,7 @@ class Handler(socketserver.BaseRequestHandler):
             position = (position + 1000) % len(MP3)
             if junk and (sent // 1000) % 7 == 3:
                 chunk = bytes((i * 37 + 11) & 0xFF for i in range(300)) + chunk
+            audio_sent += len(chunk)
             out = b""
             while chunk:
                 if metaint is None:
@@ -119,7 +126,9 @@ class Handler(socketserver.BaseRequestHandler):
                 if since_meta == metaint:
                     since_meta = 0
                     blocks += 1
-                    if huge:
+                    if flood:
+                        out += metadata_block(f"StreamTitle='Flood {blocks}';".encode())
+                    elif huge:
                         body = (b"StreamTitle='Huge " + b"x" * 4000 + b"';") if blocks % 2 else b"StreamTitle=\x01\x02garbage" + b"\xff" * 4000
                         out += metadata_block(body[:4080])
                     elif titles:
@@ -134,8 +143,9 @@ class Handler(socketserver.BaseRequestHandler):
                 continue
             self.send(out)
             sent += len(out)
-            if sent > 65536:
-                due = started + (sent - 65536) / (BYTES_PER_SECOND * speed)
+            paced = audio_sent if flood else sent
+            if paced > 65536:
+                due = started + (paced - 65536) / (BYTES_PER_SECOND * speed)
                 delay = due - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
@@ -229,6 +239,15 @@ class Handler(socketserver.BaseRequestHandler):
         elif path == "/hugemeta.mp3":
             self.head(headers=icy + [("icy-metaint", str(METAINT))])
             self.stream(speed, METAINT, huge=True)
+        elif path == "/flood.mp3":
+            metaint = int(query.get("metaint", ["16"])[0])
+            self.head(headers=icy + [("icy-metaint", str(metaint))])
+            self.stream(speed, metaint, flood=True)
+        elif path == "/hostile-headers.mp3":
+            junk = [(f"x-junk-{i}", "j" * 20) for i in range(2000)]
+            self.head(headers=[("Content-Type", "audio/mpeg"), ("icy-br", "9223372036854775807"),
+                               ("icy-metaint", "99999999999999999999"), ("icy-name", "N" * 60000)] + junk)
+            self.stream(speed)
         elif path == "/file":
             self.serve_file(query)
         elif path == "/wma":

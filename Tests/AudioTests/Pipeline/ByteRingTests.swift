@@ -81,18 +81,98 @@ final class ByteRingTests: XCTestCase {
         XCTAssertNil(ring.nextMarkPosition)
     }
 
-    func testClearDropsDataAndTitlesAndBumpsGeneration() {
+    func testClearDropsDataAndBumpsGenerationButCarriesTheLatestTitleAndEncodingToTheLiveAudio() {
         let ring = ByteRing(capacity: 1000)
         _ = write(ring, [1, 2, 3])
-        ring.mark(.title("stale"))
+        ring.mark(.encoding(.adts))
+        ring.mark(.title("older"))
         _ = write(ring, [4])
+        ring.mark(.discontinuity)
+        ring.mark(.title("latest"))
+        _ = write(ring, [5])
         let generation = ring.generation
         ring.clear()
         XCTAssertEqual(ring.count, 0)
         XCTAssertNotEqual(ring.generation, generation)
         _ = write(ring, [9])
+        // What comes after the jump is the same stream: its encoding and its title still hold.
+        XCTAssertEqual(ring.reachedMarks(), [.encoding(.adts), .title("latest")])
         XCTAssertEqual(read(ring, 10), [9])
-        XCTAssertEqual(ring.reachedMarks(), [])
+        XCTAssertEqual(ring.markCount, 0)
+    }
+
+    func testAMarkOfTheSameKindAtTheSameByteReplacesTheEarlierOne() {
+        let ring = ByteRing(capacity: 1000)
+        _ = write(ring, [0, 0])
+        // Nothing written in between (audio being dropped): only the newest of each kind can ever apply.
+        for index in 0..<100_000 {
+            ring.mark(.title("title \(index)"))
+            if index % 1000 == 0 {
+                ring.mark(.discontinuity)
+                ring.mark(.encoding(index % 2000 == 0 ? .mpeg : .adts))
+            }
+        }
+        XCTAssertEqual(ring.markCount, 3)
+        _ = read(ring, 2)
+        XCTAssertEqual(ring.reachedMarks(), [.title("title 99999"), .discontinuity, .encoding(.adts)])
+    }
+
+    func testATitleShorterThanTheSpanIsReplacedByTheNewerAtTheNewerPosition() {
+        let ring = ByteRing(capacity: 10_000)
+        ring.mark(.title("heard"), supersedingTitleWithin: 100)
+        _ = write(ring, [UInt8](repeating: 0, count: 100))
+        ring.mark(.title("too short"), supersedingTitleWithin: 100)
+        _ = write(ring, [UInt8](repeating: 0, count: 99))
+        ring.mark(.title("latest"), supersedingTitleWithin: 100)
+        _ = write(ring, [UInt8](repeating: 0, count: 10))
+        XCTAssertEqual(ring.markCount, 2)
+        XCTAssertEqual(ring.reachedMarks(), [.title("heard")])
+        XCTAssertEqual(ring.nextMarkPosition, 199, "the newer title starts where it was sent")
+        _ = read(ring, 199)
+        XCTAssertEqual(ring.reachedMarks(), [.title("latest")])
+    }
+
+    func testMarksAreBoundedAndAFullRingOfMarksWaitsForTheReaderOrRefuses() {
+        let ring = ByteRing(capacity: 100_000)
+        var written = 0
+        // A stream that reconnects after every byte: a discontinuity per byte.
+        while [UInt8(1)].withUnsafeBytes({ ring.writeIfRoom($0) }) {
+            ring.mark(.discontinuity)
+            written += 1
+            XCTAssertLessThan(written, 100_000)
+        }
+        XCTAssertLessThanOrEqual(ring.markCount, ByteRing.maximumMarks)
+        XCTAssertGreaterThan(ring.markCount, ByteRing.maximumMarks - 4)
+        XCTAssertEqual(ring.count, written, "past the bound nothing more is taken")
+        XCTAssertTrue(ring.waitUntilStored(atLeast: 50_000, timeout: 0), "a ring full of marks is ready to be read")
+
+        let done = expectation(description: "a waiting write goes on once the reader passed marks")
+        DispatchQueue.global().async {
+            XCTAssertEqual(self.write(ring, [2]), .written)
+            done.fulfill()
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(ring.count, written, "the writer waits while the marks are at their bound")
+        _ = read(ring, 10)
+        XCTAssertEqual(ring.reachedMarks().count, 10)
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(ring.count, written - 10 + 1)
+    }
+
+    func testMarksStayBoundedWhileTheReaderPassesThemOneByOne() {
+        // A reader that passes the marks one at a time, with the ring at its bound all along.
+        let ring = ByteRing(capacity: 1 << 20)
+        var reached = 0
+        for _ in 0..<200_000 {
+            if ![UInt8(1)].withUnsafeBytes({ ring.writeIfRoom($0) }) {
+                _ = read(ring, 1)
+                reached += ring.reachedMarks().count
+                XCTAssertTrue([UInt8(1)].withUnsafeBytes { ring.writeIfRoom($0) })
+            }
+            ring.mark(.discontinuity)
+        }
+        XCTAssertLessThanOrEqual(ring.markCount, ByteRing.maximumMarks)
+        XCTAssertEqual(reached + ring.markCount, 200_000)
     }
 
     func testWaitUntilStored() {
