@@ -75,7 +75,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "WavedialConfig",
-            dependencies: ["WavedialCore", "Audio", "Hardware", "Display"],
+            dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display"],
             swiftSettings: swift5),
         .target(
             name: "Supervisor",
@@ -121,6 +121,7 @@ let package = Package(
         .testTarget(name: "RadioBrowserTests", dependencies: ["RadioBrowser", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swift5),
+        .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),

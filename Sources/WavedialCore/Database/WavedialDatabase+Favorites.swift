@@ -62,7 +62,9 @@ extension WavedialDatabase {
     }
 
     /// Imports favorites (e.g. from `fav export`), appending the ones not yet present in
-    /// their given order. One transaction: all or nothing.
+    /// their given order. One transaction: all or nothing. A station the catalog has is taken
+    /// from the catalog; one it does not have is kept as given and counts as typed by the user
+    /// (``typedFavoriteIDs()``).
     /// - Returns: how many were added.
     public func importFavorites(_ stations: [Station], at date: Date = Date()) throws -> Int {
         try writer.write { db in
@@ -70,18 +72,29 @@ extension WavedialDatabase {
             var last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
             for station in stations where try !Favorite.exists(db, key: station.stationuuid) {
                 // Prefer the catalog's current record over the imported snapshot.
-                let current = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
+                let current = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db)
                 last += 1
-                try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: current).insert(db)
+                try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: current ?? station).insert(db)
+                if current == nil {
+                    try db.execute(sql: "INSERT INTO typedFavorite(stationuuid) VALUES (?)", arguments: [station.stationuuid])
+                }
                 added += 1
             }
             return added
         }
     }
 
-    /// Refreshes each favorite's snapshot from the catalog; favorites whose station is gone keep theirs.
+    /// The stationuuids of the favorites whose URL the user gave (imported, not from the catalog):
+    /// their stations may reach the home network (the player's user-typed address policy), the catalog's may not.
+    public func typedFavoriteIDs() throws -> Set<String> {
+        try writer.read { db in try Set(String.fetchAll(db, sql: "SELECT stationuuid FROM typedFavorite")) }
+    }
+
+    /// Refreshes each favorite's snapshot from the catalog; favorites whose station is gone keep theirs,
+    /// and so do those the user typed (a catalog record with the same uuid must not bring its URL in).
     func refreshFavoriteSnapshots(_ db: Database) throws {
-        for var favorite in try Favorite.fetchAll(db) {
+        let typed = try Set(String.fetchAll(db, sql: "SELECT stationuuid FROM typedFavorite"))
+        for var favorite in try Favorite.fetchAll(db) where !typed.contains(favorite.stationuuid) {
             guard let current = try Station.filter(Station.CodingKeys.stationuuid == favorite.stationuuid).fetchOne(db),
                   current != favorite.snapshot else { continue }
             favorite.snapshot = current
