@@ -127,6 +127,10 @@ extension WavedialDatabase {
                     FROM stationRank r JOIN station s ON s.id = r.id;
                 """)
         }
+        migrator.registerMigration("v4-net-staging-apart") { db in
+            // A sync stages its download in a file of its own now (CatalogImport), removed after it.
+            try db.execute(sql: "DROP TABLE stationImport")
+        }
         migrator.registerMigration("v4-net-typed-favorites") { db in
             try db.execute(sql: """
                 -- Favorites whose station the user gave (imported from a file, not found in the catalog): their
