@@ -32,13 +32,15 @@ public enum ServerDiscovery {
     /// Letters, digits, `-` and `.`, at most 253 characters, no empty label: a name TLS can verify.
     static func isHostName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 253 else { return false }
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
-                && label.utf8.allSatisfy { byte in
-                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                        || byte == UInt8(ascii: "-")
-                }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isLabel)
+    }
+
+    private static func isLabel(_ label: Substring) -> Bool {
+        guard !label.isEmpty, label.utf8.count <= 63, label.first != "-", label.last != "-" else { return false }
+        return label.utf8.allSatisfy { byte in
+            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            return letter || digit || byte == UInt8(ascii: "-")
         }
     }
 
