@@ -81,7 +81,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "WavedialConfig",
-            dependencies: ["WavedialCore", "Audio", "Hardware", "Display"],
+            dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display"],
             swiftSettings: swift5),
         .target(
             name: "Supervisor",
@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "WavedialTestSupport"], exclude: ["Fixtures"], swiftSettings: swift5),
         .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"], swiftSettings: swift5),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swift5),
+        .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),

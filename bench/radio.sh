@@ -1,7 +1,8 @@
 # Sourced by bench scripts: a radio with one station to play. Starts the loopback Icecast rig of
 # bench/audio (PORT, BENCH_DIR), serves a one-station catalog (the rig's stream on 94.1 near Berlin)
 # from the loopback Radio Browser, writes "$work/config.toml" (database and control socket in
-# "$work", [audio] device "default"), exports WAVEDIAL_CONFIG and syncs with "$bin/wavedial".
+# "$work", [audio] device "default", the rig's loopback allowed past the stations' address policy),
+# exports WAVEDIAL_CONFIG and syncs with "$bin/wavedial".
 # Needs: root, work, bin. Sets: url, catalog (the catalog server's PID); stops both on EXIT.
 "$root/bench/audio/rig.sh" start
 trap '"$root/bench/audio/rig.sh" stop >/dev/null; kill $catalog 2>/dev/null || true' EXIT
@@ -29,6 +30,7 @@ database = "$work/wavedial.sqlite"
 servers = ["http://127.0.0.1:$(head -1 "$work/port")"]
 [audio]
 device = "default"
+allowed_addresses = ["127.0.0.0/8"]
 [daemon]
 resume_on_start = false
 [control]

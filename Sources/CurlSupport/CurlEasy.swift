@@ -74,6 +74,14 @@ public final class CurlEasy {
         try check(CCurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
     }
 
+    /// Judges every address the handle connects to by `policy` from now on (the name's resolved
+    /// addresses, each redirect's, a proxy's); nil (the default) allows any. A refused address is
+    /// never connected to; when no address is left the transfer fails with a ``CurlError`` whose
+    /// ``CurlError/refusal`` says which address and why.
+    public func setAddressPolicy(_ policy: AddressPolicy?) {
+        sockets.policy = policy
+    }
+
     /// Status lines accepted as `HTTP/1.0 200` (`CURLOPT_HTTP200ALIASES`), e.g. SHOUTcast's `ICY 200 OK`.
     public func setHTTP200Aliases(_ aliases: [String]) throws {
         curl_slist_free_all(aliasList)
@@ -111,11 +119,14 @@ public final class CurlEasy {
         try set(CURLOPT_NOPROGRESS, 0)
 
         errorBuffer.pointee = 0
+        sockets.forgetRefusal()
         var code = curl_easy_perform(handle)
         // A cancel may end the transfer through its shut-down sockets (end of stream, receive error): still a cancel.
         if cancelled.isSet { code = CURLE_ABORTED_BY_CALLBACK }
         guard code == CURLE_OK else {
-            throw CurlError(code: code, function: "curl_easy_perform", detail: String(cString: errorBuffer))
+            // A refused address is why a connect failed; another address of the name may have failed otherwise.
+            let refusal = code == CURLE_COULDNT_CONNECT ? sockets.refusal : nil
+            throw CurlError(code: code, function: "curl_easy_perform", detail: String(cString: errorBuffer), refusal: refusal)
         }
     }
 
@@ -236,8 +247,11 @@ private func curlOpenSocket(
 ) -> curl_socket_t {
     guard let address else { return CURL_SOCKET_BAD }
     let sockets = Unmanaged<TransferSockets>.fromOpaque(context!).takeUnretainedValue()
-    return sockets.open(family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
-        ?? CURL_SOCKET_BAD
+    // `addr` is the head of storage `addrlen` long (a sockaddr_in6 does not fit a sockaddr).
+    let offset = MemoryLayout<curl_sockaddr>.offset(of: \.addr)!
+    let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(address) + offset, count: Int(address.pointee.addrlen))
+    return sockets.open(family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol,
+                        address: bytes) ?? CURL_SOCKET_BAD
 }
 
 private func curlCloseSocket(_ context: UnsafeMutableRawPointer?, _ socket: curl_socket_t) -> Int32 {

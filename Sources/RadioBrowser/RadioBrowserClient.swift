@@ -5,14 +5,24 @@ import Foundation
 /// HTTP access to Radio Browser's API over libcurl: gzip, TLS verification, timeouts,
 /// stall detection and the `wavedial/<version>` User-Agent the API asks clients to send.
 ///
+/// HTTPS only, redirects included; plain HTTP only for a URL that says `http://` itself (a server the
+/// administrator configured so), never for a redirect. Connections go only where ``addressPolicy`` allows.
+///
 /// Blocking: call from a dedicated thread or a CLI, never from the cooperative pool.
 public struct RadioBrowserClient: Sendable {
     /// Sent as `User-Agent`.
     public static let userAgent = "wavedial/\(WavedialVersion.current)"
 
     public var connectTimeout: Int = 10
-    /// A transfer that moves no byte for this many seconds is abandoned.
+    /// A transfer slower than ``lowSpeedLimit`` bytes a second for this many seconds is abandoned.
     public var stallTimeout: Int = 20
+    /// Bytes a second below which a transfer counts as stalled (default 1000: a catalog is megabytes).
+    public var lowSpeedLimit: Int = 1000
+    /// Seconds a whole transfer may take (default 600): a mirror cannot hold a sync for ever by trickling.
+    public var transferTimeout: Int = 600
+    /// Where the client may connect (default ``AddressPolicy/configuredServer``); a discovered server
+    /// gets the catalog's, public addresses only.
+    public var addressPolicy: AddressPolicy = .configuredServer
 
     public init() {}
 
@@ -23,14 +33,18 @@ public struct RadioBrowserClient: Sendable {
     public func get(_ url: String, shouldContinue: @escaping () -> Bool = { true },
                     onData: (UnsafeRawBufferPointer) throws -> Void) throws {
         let easy = try CurlEasy()
+        easy.setAddressPolicy(addressPolicy)
         try easy.set(CURLOPT_URL, url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, url.lowercased().hasPrefix("http://") ? "http,https" : "https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "https")
         try easy.set(CURLOPT_USERAGENT, Self.userAgent)
         try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode: gzip, deflate
         try easy.set(CURLOPT_FOLLOWLOCATION, true)
         try easy.set(CURLOPT_MAXREDIRS, 5)
         try easy.set(CURLOPT_CONNECTTIMEOUT, connectTimeout)
-        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try easy.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
         try easy.set(CURLOPT_LOW_SPEED_TIME, stallTimeout)
+        try easy.set(CURLOPT_TIMEOUT, transferTimeout)
         try easy.set(CURLOPT_SSL_VERIFYPEER, true)
         try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
         try easy.set(CURLOPT_FAILONERROR, true)

@@ -1,3 +1,4 @@
+import CCurl
 import CurlSupport
 
 /// Why talking to Radio Browser failed, in words for the CLI and the LCD.
@@ -29,6 +30,8 @@ public enum RadioBrowserError: Error, CustomStringConvertible {
     /// Plain words for a transport failure.
     static func reason(for error: CurlError, status: Int) -> String {
         if status >= 400 { return "HTTP \(status)" }
+        if error.isAddressRefused { return error.detail }
+        if error.code == CURLE_UNSUPPORTED_PROTOCOL { return "redirected to a protocol other than https (\(error.detail))" }
         if error.isResolveFailure { return "name not found (\(error.detail))" }
         if error.isConnectFailure { return "connection refused or unreachable (\(error.detail))" }
         if error.isTimeout { return "timed out (\(error.detail))" }

@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 
 /// Finds Radio Browser API servers: DNS SRV `_api._tcp.radio-browser.info`, else the
@@ -7,6 +8,10 @@ public enum ServerDiscovery {
     public static let srvName = "_api._tcp.radio-browser.info"
     public static let fallbackHost = "all.api.radio-browser.info"
 
+    /// Where a discovered server may be: public addresses only. Radio Browser's servers are public; a
+    /// name from DNS that resolves into the home network or to the radio itself is not one of them.
+    public static let addressPolicy = AddressPolicy.catalog.guarding("a discovered Radio Browser server")
+
     /// Base URLs (`https://de1.api.radio-browser.info`) in the order to try them. Blocks on DNS.
     public static func discover() -> [String] {
         let fromSRV = SRVRecord.lookup(srvName).map(\.target)
@@ -14,13 +19,29 @@ public enum ServerDiscovery {
         return baseURLs(for: hosts)
     }
 
-    /// `https://host` for each distinct host (trailing dots dropped), shuffled.
+    /// `https://host` for each distinct host (trailing dots dropped), shuffled; a name that is not a
+    /// plain host name (DNS may carry any byte: `@`, `/`, `:` would make another URL) is left out.
     static func baseURLs<G: RandomNumberGenerator>(for hosts: [String], using generator: inout G) -> [String] {
         var seen = Set<String>()
         let unique = hosts
             .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-            .filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            .filter { isHostName($0) && seen.insert($0.lowercased()).inserted }
         return unique.shuffled(using: &generator).map { "https://\($0)" }
+    }
+
+    /// Letters, digits, `-` and `.`, at most 253 characters, no empty label: a name TLS can verify.
+    static func isHostName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 253 else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isLabel)
+    }
+
+    private static func isLabel(_ label: Substring) -> Bool {
+        guard !label.isEmpty, label.utf8.count <= 63, label.first != "-", label.last != "-" else { return false }
+        return label.utf8.allSatisfy { byte in
+            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            return letter || digit || byte == UInt8(ascii: "-")
+        }
     }
 
     static func baseURLs(for hosts: [String]) -> [String] {

@@ -1,4 +1,5 @@
 import Audio
+import CurlSupport
 import WavedialCore
 
 extension PlayerSettings {
@@ -26,5 +27,12 @@ extension PlayerSettings {
         source.userAgent = section.string("user_agent", default: source.userAgent)
         let bandwidth = section.int("hls_max_bandwidth", default: hls.maximumBandwidth ?? 0, range: 0...1_000_000_000)
         hls.maximumBandwidth = bandwidth > 0 ? bandwidth : nil
+        source.allowedAddresses = section.strings("allowed_addresses", default: []).compactMap { text in
+            guard let network = IPNetwork(text) else {
+                section.report("allowed_addresses", "must hold addresses or ranges such as \"127.0.0.1\" or \"10.0.0.0/8\", not \"\(text)\"")
+                return nil
+            }
+            return network
+        }
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The Radio Browser stand-in (`Tests/Fixtures/radio_browser_server.py`) running on
 /// 127.0.0.1 with a port of its own. Stop it with ``stop()``.
 public final class RadioBrowserTestServer {
-    /// How the server answers `/json/stations`.
+    /// How the server answers `/json/stations` (`trickle`: a few bytes a second, for ever).
     public enum Mode: String {
-        case ok, error, hang, malformed, truncated, notarray
+        case ok, error, hang, malformed, truncated, notarray, trickle
     }
 
     public let port: Int

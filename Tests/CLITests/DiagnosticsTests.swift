@@ -11,7 +11,7 @@ final class DiagnosticsTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         catalog = try RadioBrowserTestServer(
-            stations: StationFixtures.radioBrowserJSON([StationFixtures.station("a", "Alpha", lat: 50, lon: 8)]), directory: directory)
+            stations: StationFixtures.radioBrowserJSON([StationFixtures.station(StationFixtures.uuid(1), "Alpha", lat: 50, lon: 8)]), directory: directory)
     }
 
     override func tearDown() {

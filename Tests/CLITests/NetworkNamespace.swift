@@ -17,7 +17,9 @@ final class NetworkNamespace {
     private let resolverFile: URL
     private let nsswitchFile: URL
 
-    init(directory: TemporaryDirectory) throws {
+    /// - Parameter privateAddresses: take the /30 from 10.250.0.0/15 instead, so that seen from inside, the
+    ///   host end is a machine on a private LAN (what the address policy lets a typed URL reach).
+    init(directory: TemporaryDirectory, privateAddresses: Bool = false) throws {
         guard getuid() == 0 else {
             throw FixtureError("network namespaces need root (CI runs the tests as root); uid is \(getuid())")
         }
@@ -34,8 +36,9 @@ final class NetworkNamespace {
             let tag = String(index, radix: 16)
             let base = index * 4
             let (name, hostLink, insideLink) = ("wavedial-\(tag)", "wdh\(tag)", "wdn\(tag)")
-            let hostAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 1)"
-            let insideAddress = "198.\(18 + base / 65_536).\(base / 256 % 256).\(base % 256 + 2)"
+            let prefix = privateAddresses ? "10.\(250 + base / 65_536)" : "198.\(18 + base / 65_536)"
+            let hostAddress = "\(prefix).\(base / 256 % 256).\(base % 256 + 1)"
+            let insideAddress = "\(prefix).\(base / 256 % 256).\(base % 256 + 2)"
             do {
                 try Self.create(name: name, hostLink: hostLink, insideLink: insideLink,
                                 hostAddress: hostAddress, insideAddress: insideAddress)

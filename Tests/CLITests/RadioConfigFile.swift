@@ -1,8 +1,9 @@
 import WavedialTestSupport
 
 /// The config file the CLI and daemon tests run a radio with: Berlin, the loopback catalog, the database
-/// and control socket given, a quick snap (150 ms) and the ALSA `null` device. A test changes what it is
-/// about and appends whole sections in `extra`.
+/// and control socket given, a quick snap (150 ms), the ALSA `null` device and the loopback stations
+/// allowed (`allowed_addresses`: the address policy keeps stations off loopback). A test changes what
+/// it is about and appends whole sections in `extra`.
 struct RadioConfigFile {
     var database: String
     var servers: [String]
@@ -11,6 +12,8 @@ struct RadioConfigFile {
     var snapDelayMilliseconds = 150
     var dialStations: Int?
     var audioDevice = "null"
+    /// `[audio] allowed_addresses`: the test's stations serve from loopback.
+    var allowedAddresses = ["127.0.0.0/8", "::1"]
     /// More `[audio]` lines, e.g. `start_timeout_seconds = 2`.
     var audio: [String] = []
     /// Whole TOML sections, appended at the end.
@@ -29,7 +32,8 @@ struct RadioConfigFile {
         lines += ["[catalog]", "database = \(quoted(database))", "servers = [\(servers.map(quoted).joined(separator: ", "))]"]
         lines += ["[dial]", "snap_delay_ms = \(snapDelayMilliseconds)"]
         if let dialStations { lines.append("stations = \(dialStations)") }
-        lines += ["[audio]", "device = \(quoted(audioDevice))"] + audio
+        lines += ["[audio]", "device = \(quoted(audioDevice))", "allowed_addresses = [\(allowedAddresses.map(quoted).joined(separator: ", "))]"]
+            + audio
         lines += ["[control]", "socket = \(quoted(socket))", extra]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,6 +15,8 @@ final class StreamURLCommandsTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         station = try ICYStationServer(name: "Loopback FM", title: Self.title, directory: directory)
+        // The station serves from loopback, which a typed URL may not reach unless the configuration allows it.
+        cli.environment["WAVEDIAL_CONFIG"] = try config("")
     }
 
     override func tearDown() {
@@ -22,9 +24,12 @@ final class StreamURLCommandsTests: XCTestCase {
         directory.remove()
     }
 
+    /// `text` as a config file, with the loopback station allowed in its `[audio]` section.
     private func config(_ text: String) throws -> String {
         let path = directory.path("config-\(UUID().uuidString.prefix(8)).toml")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let allowed = "allowed_addresses = [\"127.0.0.0/8\"]"
+        let allowing = text.contains("[audio]") ? text.replacingOccurrences(of: "[audio]", with: "[audio]\n\(allowed)") : text + "\n[audio]\n\(allowed)\n"
+        try allowing.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -3,7 +3,8 @@
 
 Serves /json/stations from a JSON file (real Radio Browser format), honours gzip,
 and misbehaves on request: --mode error (HTTP 500), hang (headers, then silence),
-malformed (broken JSON), truncated (the body stops half-way), notarray.
+malformed (broken JSON), truncated (the body stops half-way), notarray, trickle (the body
+a few bytes a second, for ever).
 Prints the port it listens on as its first line; logs each request's path and
 User-Agent to --log. Python's standard library only.
 """
@@ -19,7 +20,7 @@ import time
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stations", required=True, help="JSON file with the station array")
-    parser.add_argument("--mode", default="ok", choices=["ok", "error", "hang", "malformed", "truncated", "notarray"])
+    parser.add_argument("--mode", default="ok", choices=["ok", "error", "hang", "malformed", "truncated", "notarray", "trickle"])
     parser.add_argument("--log", help="append one line per request: path and User-Agent")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
@@ -60,6 +61,18 @@ def main():
                 self.wfile.flush()
                 time.sleep(3600)
                 return
+            if args.mode == "trickle":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b"[")
+                try:
+                    while True:
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(0.25)
+                except OSError:
+                    return
             payload = body
             if args.mode == "malformed":
                 payload = body[: len(body) // 2] + b'{"stationuuid": ,,, garbage' + body[len(body) // 2 :]

@@ -10,6 +10,8 @@ final class CatalogSyncTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var servers: [RadioBrowserTestServer] = []
     private var client = RadioBrowserClient()
+    /// A station of the first sync that later ones must not lose.
+    private let keep = "0000cafe-0000-4000-8000-000000000001"
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
@@ -94,9 +96,9 @@ final class CatalogSyncTests: XCTestCase {
 
     func testAStoppedSyncEndsAsCancelledTriesNoOtherServerAndKeepsTheCatalog() throws {
         let database = try WavedialDatabase.inMemory()
-        _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
-        let hanging = try server([F.station("new", "New")], mode: .hang)
-        let next = try server([F.station("new", "New")])
+        _ = try sync(database, [try server([F.station(keep, "Keep me")]).baseURL])
+        let hanging = try server([F.station(F.uuid(7000), "New")], mode: .hang)
+        let next = try server([F.station(F.uuid(7000), "New")])
         var patient = client
         patient.stallTimeout = 60  // only the stop can end the hanging transfer
         let stopAt = Date().addingTimeInterval(0.3)
@@ -107,14 +109,14 @@ final class CatalogSyncTests: XCTestCase {
         XCTAssertEqual(hanging.requests().count, 1)
         XCTAssertTrue(next.requests().isEmpty, "no server is tried after the stop")
         XCTAssertEqual(try database.stationCount(), 1)
-        XCTAssertNotNil(try database.station(uuid: "keep"))
+        XCTAssertNotNil(try database.station(uuid: keep))
     }
 
     func testWhenAllServersFailTheCatalogIsKeptAndEachFailureIsNamed() throws {
         let database = try WavedialDatabase.inMemory()
-        _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
+        _ = try sync(database, [try server([F.station(keep, "Keep me")]).baseURL])
         let refused = "http://127.0.0.1:\(freeLoopbackPort())"
-        let erroring = try server([F.station("new", "New")], mode: .error).baseURL
+        let erroring = try server([F.station(F.uuid(7000), "New")], mode: .error).baseURL
         let malformed = try server((0..<600).map { F.station(F.uuid($0), "M \($0)") }, mode: .malformed).baseURL
         XCTAssertThrowsError(try sync(database, [refused, erroring, malformed])) { error in
             let text = "\(error)"
@@ -124,12 +126,12 @@ final class CatalogSyncTests: XCTestCase {
             XCTAssertTrue(text.contains("\(malformed): malformed JSON"), text)
         }
         XCTAssertEqual(try database.stationCount(), 1)
-        XCTAssertEqual(try database.station(uuid: "keep")?.name, "Keep me")
+        XCTAssertEqual(try database.station(uuid: keep)?.name, "Keep me")
     }
 
     func testAnEmptyCatalogDownloadDoesNotWipeTheCatalog() throws {
         let database = try WavedialDatabase.inMemory()
-        _ = try sync(database, [try server([F.station("keep", "Keep me")]).baseURL])
+        _ = try sync(database, [try server([F.station(keep, "Keep me")]).baseURL])
         XCTAssertThrowsError(try sync(database, [try server([]).baseURL])) { error in
             XCTAssertTrue("\(error)".contains("no stations"), "\(error)")
         }
@@ -137,9 +139,9 @@ final class CatalogSyncTests: XCTestCase {
     }
 
     func testClicksAreReported() throws {
-        let server = try server([F.station("a", "A")])
-        try client.reportClick(server: server.baseURL, stationuuid: "a")
-        XCTAssertEqual(server.requests().map(\.path), ["/json/url/a"])
+        let server = try server([F.station(keep, "A")])
+        try client.reportClick(server: server.baseURL, stationuuid: keep)
+        XCTAssertEqual(server.requests().map(\.path), ["/json/url/\(keep)"])
     }
 }
 

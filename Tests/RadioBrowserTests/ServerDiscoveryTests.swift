@@ -64,4 +64,16 @@ final class ServerDiscoveryTests: XCTestCase {
         }
         XCTAssertGreaterThan(orders.count, 1, "the order varies, spreading radios over the servers")
     }
+
+    /// DNS may carry any byte in a name: what is not a plain host name would make another URL (a user,
+    /// a port, a path) and is left out.
+    func testOnlyPlainHostNamesBecomeServers() {
+        var generator = SeededRandom(seed: 1)
+        let urls = ServerDiscovery.baseURLs(
+            for: ["evil.example@127.0.0.1", "127.0.0.1:8080", "a.example/path?x=", "a..example", ".example", "-a.example",
+                  "a b.example", "a\u{0}.example", "ä.example", "[::1]", String(repeating: "a", count: 64) + ".example",
+                  String(repeating: "a.", count: 130) + "example", "ok-1.api.radio-browser.info"],
+            using: &generator)
+        XCTAssertEqual(urls, ["https://ok-1.api.radio-browser.info"])
+    }
 }

@@ -35,9 +35,13 @@ trap '"$here/rig.sh" stop >/dev/null' EXIT
 url=$("$here/rig.sh" url)
 M() { "$here/measure.py" --url "$url" --reps "$REPS" --results "$RES" "$@"; }
 
-WD="$bin/wavedial play-url --device bench {url}"
+# The rig serves from loopback, which a typed URL may not reach unless the configuration allows it.
+mkdir -p "$BENCH_DIR"
+config="$BENCH_DIR/wavedial-loopback.toml"
+printf '[audio]\nallowed_addresses = ["127.0.0.0/8"]\n' > "$config"
+WD="$bin/wavedial play-url --config $config --device bench {url}"
 # What play-url becomes, started directly: the difference is the CLI's own start.
-WD_PLAYER="$bin/wavedial-player --device bench -- {url}"
+WD_PLAYER="$bin/wavedial-player --device bench --allowed-addresses 127.0.0.0/8 -- {url}"
 MPG123='mpg123 -o alsa -a bench {url}'
 MPV='mpv --no-config --quiet --no-video --ao=alsa --audio-device=alsa/bench {url}'
 # mpv's own reconnect, off by default: libavformat's reconnect options.

@@ -24,10 +24,13 @@ exec 3> >(python3 "$root/Tests/AudioTests/Fixtures/misbehaving_server.py" "$medi
 trap 'exec 3>&-; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do [[ -s $work/port ]] && break; sleep 0.05; done
 port=$(awk '{print $2}' "$work/port")
+# The server is on loopback, which a typed URL may not reach unless the configuration allows it.
+printf '[audio]\nallowed_addresses = ["127.0.0.1"]\n' > "$work/config.toml"
 
 soak() {  # name path
   local name=$1 path=$2
-  "$WAVEDIAL" play-url --device null --seconds "$SECONDS_PER_RUN" "http://127.0.0.1:$port$path" > "$work/$name.out" &
+  "$WAVEDIAL" play-url --config "$work/config.toml" --device null --seconds "$SECONDS_PER_RUN" "http://127.0.0.1:$port$path" \
+    > "$work/$name.out" &
   local pid=$! t=0 samples=()
   sleep 2
   while kill -0 "$pid" 2>/dev/null; do

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -29,7 +30,11 @@ drop_bytes = int(args.drop_minutes * 60 * BYTES_PER_SECOND)
 wall = args.hours * 3600 / args.speed
 url = f"http://127.0.0.1:{port}/live.mp3?speed={args.speed:g}&drop={drop_bytes}"
 started = time.monotonic()
-player = subprocess.Popen([args.wavedial, "play-url", "--device", "null", "--seconds", f"{wall:.0f}", url],
+# The fixture serves from loopback, which a typed URL may not reach unless the configuration allows it.
+config = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
+config.write('[audio]\nallowed_addresses = ["127.0.0.1"]\n')
+config.close()
+player = subprocess.Popen([args.wavedial, "play-url", "--config", config.name, "--device", "null", "--seconds", f"{wall:.0f}", url],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 states = []  # (seconds since start, state)

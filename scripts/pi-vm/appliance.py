@@ -190,6 +190,7 @@ snap_delay_ms = 400
 driver = "none"
 [audio]
 device = "appliance"
+allowed_addresses = ["127.0.0.1"]
 [hardware]
 backend = "gpiod"
 chip = "{CHIP_LABEL}"

@@ -55,7 +55,8 @@ public enum ForegroundPlayback {
             source.resume()
             signalSources.append(source)
         }
-        player.play(PlayableStation(id: url, name: url, url: url))
+        // The user typed it: it may reach the home network (``AddressPolicy/userTyped``).
+        player.play(PlayableStation(id: url, name: url, url: url, addressPolicy: .userTyped))
         if let seconds {
             _ = done.wait(timeout: .now() + seconds)
         } else {

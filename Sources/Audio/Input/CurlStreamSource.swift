@@ -13,13 +13,17 @@ public struct StreamSourceSettings: Equatable, Sendable {
     public var maximumRedirects: Int
     /// `User-Agent` sent to stations.
     public var userAgent: String
+    /// Addresses any station may reach whatever its ``AddressPolicy`` (`[audio] allowed_addresses`;
+    /// default none): the administrator's exceptions, e.g. a server on this machine.
+    public var allowedAddresses: [IPNetwork]
 
     public init(connectTimeout: Double = 5, stallTimeout: Double = 3, maximumRedirects: Int = 5,
-                userAgent: String = "Wavedial/1.0") {
+                userAgent: String = "Wavedial/1.0", allowedAddresses: [IPNetwork] = []) {
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout
         self.maximumRedirects = maximumRedirects
         self.userAgent = userAgent
+        self.allowedAddresses = allowedAddresses
     }
 }
 
@@ -28,7 +32,8 @@ public struct StreamSourceSettings: Equatable, Sendable {
 /// Sends `Icy-MetaData: 1`, accepts `ICY 200 OK` status lines, follows up to
 /// ``StreamSourceSettings/maximumRedirects`` redirects, verifies TLS, and fails on HTTP errors,
 /// a connect timeout or a stall (no byte for ``StreamSourceSettings/stallTimeout`` seconds, header
-/// phase included, so a server that accepts and says nothing is caught too). Call ``run(onResponse:onData:)`` on a dedicated thread (it blocks
+/// phase included, so a server that accepts and says nothing is caught too), and connects only to
+/// addresses its ``AddressPolicy`` allows (redirects included). Call ``run(onResponse:onData:)`` on a dedicated thread (it blocks
 /// for the whole stream); ``cancel()`` from any thread.
 public final class CurlStreamSource: @unchecked Sendable {
     public let url: String
@@ -40,11 +45,14 @@ public final class CurlStreamSource: @unchecked Sendable {
     /// Whether the transfer was stopped because no byte came for ``StreamSourceSettings/stallTimeout`` seconds.
     public private(set) var stalled = false
 
+    /// - Parameter addressPolicy: the addresses it may connect to (the station's, with
+    ///   ``StreamSourceSettings/allowedAddresses``); nil: any.
     /// - Throws: ``CurlError`` when libcurl cannot create or configure the handle.
-    public init(url: String, settings: StreamSourceSettings) throws {
+    public init(url: String, settings: StreamSourceSettings, addressPolicy: AddressPolicy?) throws {
         self.url = url
         stallTimeout = settings.stallTimeout
         easy = try CurlEasy()
+        easy.setAddressPolicy(addressPolicy)
         try easy.set(CURLOPT_URL, url)
         try easy.set(CURLOPT_FOLLOWLOCATION, true)
         try easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)

@@ -10,7 +10,11 @@ public enum PlaylistResolver {
     /// Playlists may point to playlists; this deep and no deeper.
     public static let maximumDepth = 3
 
-    /// The entries of `body`, as absolute URL strings; empty when it lists none.
+    /// Entries tried at most, the first ones of a list (and over nested lists together): a station
+    /// lists a few mirrors, and each dead entry costs a connect timeout.
+    public static let maximumEntries = 16
+
+    /// The entries of `body`, as absolute URL strings, at most ``maximumEntries``; empty when it lists none.
     public static func entries(in body: [UInt8], kind: PlaylistKind, baseURL: String) -> [String] {
         let text = decode(Array(body.prefix(maximumBodyLength)))
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
@@ -22,7 +26,11 @@ public enum PlaylistResolver {
             raw = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
         var seen = Set<String>()
-        return raw.compactMap { absolute($0, base: baseURL) }.filter { seen.insert($0).inserted }
+        var result: [String] = []
+        for entry in raw where result.count < maximumEntries {
+            if let url = absolute(entry, base: baseURL), seen.insert(url).inserted { result.append(url) }
+        }
+        return result
     }
 
     /// `FileN=url` lines, ordered by N (entries are numbered, not always in order).

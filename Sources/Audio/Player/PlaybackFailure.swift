@@ -10,7 +10,7 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
     /// The kind of failure; a struct with static members so new kinds can be added without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
-            case stationOffline, noNetwork, timedOut, formatNotSupported, streamEnded, outputFailed
+            case stationOffline, noNetwork, timedOut, formatNotSupported, streamEnded, outputFailed, addressNotAllowed
         }
 
         private let kind: Kind
@@ -27,6 +27,9 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
         public static let streamEnded = Code(kind: .streamEnded)
         /// The ALSA device could not be opened or written (a lost device is re-opened by itself), or the decoder did not start.
         public static let outputFailed = Code(kind: .outputFailed)
+        /// The stream, a redirect or a playlist entry leads to an address the station may not reach
+        /// (``AddressPolicy``: a catalog station into the home network, anything to link-local or multicast).
+        public static let addressNotAllowed = Code(kind: .addressNotAllowed)
 
         /// A stable identifier for scripts (`station_offline`, ...).
         public var identifier: String {
@@ -44,6 +47,7 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
             case .formatNotSupported: return "Format not supported"
             case .streamEnded: return "Stream ended"
             case .outputFailed: return "Audio output failed"
+            case .addressNotAllowed: return "Address not allowed"
             }
         }
     }
@@ -61,6 +65,10 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
 
     /// Maps a failed transfer to what a listener should be told.
     init(curlError error: CurlError, osErrno: Int32, responseCode: Int) {
+        if error.isAddressRefused {
+            self.init(.addressNotAllowed, detail: error.detail)
+            return
+        }
         switch error.code {
         case CURLE_HTTP_RETURNED_ERROR:
             self.init(.stationOffline, detail: "HTTP \(responseCode)")

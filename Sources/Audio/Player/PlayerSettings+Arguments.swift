@@ -1,3 +1,5 @@
+import CurlSupport
+
 /// Player settings as command-line arguments: how `wavedial play-url`, which reads the
 /// configuration, hands it to the `wavedial-player` process it becomes (see that executable).
 extension PlayerSettings {
@@ -10,6 +12,8 @@ extension PlayerSettings {
         case number(WritableKeyPath<PlayerSettings, Double>)
         case integer(WritableKeyPath<PlayerSettings, Int>)
         case text(WritableKeyPath<PlayerSettings, String>)
+        /// Address ranges, comma-separated (`127.0.0.1/32,::1/128`; empty for none).
+        case networks(WritableKeyPath<PlayerSettings, [IPNetwork]>)
     }
 
     /// Every setting by its option name; all of them are passed, so the player plays exactly as configured.
@@ -36,6 +40,7 @@ extension PlayerSettings {
         "--fade-seconds": .number(\.fadeSeconds),
         "--volume": .number(\.volume),
         "--hls-max-bandwidth": .integer(\.hlsBandwidthLimit),
+        "--allowed-addresses": .networks(\.source.allowedAddresses),
     ]
 
     /// `--name value` pairs for every setting (numbers in Swift's shortest exact form).
@@ -45,6 +50,7 @@ extension PlayerSettings {
             case .number(let path): [name, self[keyPath: path].description]
             case .integer(let path): [name, String(self[keyPath: path])]
             case .text(let path): [name, self[keyPath: path]]
+            case .networks(let path): [name, self[keyPath: path].map(\.description).joined(separator: ",")]
             }
         }
     }
@@ -69,6 +75,15 @@ extension PlayerSettings {
                 self[keyPath: path] = integer
             case .text(let path):
                 self[keyPath: path] = value
+            case .networks(let path):
+                var networks: [IPNetwork] = []
+                for text in value.split(separator: ",") {
+                    guard let network = IPNetwork(String(text)) else {
+                        throw ArgumentError(description: "\(name) needs addresses or ranges (10.0.0.0/8), not \(text)")
+                    }
+                    networks.append(network)
+                }
+                self[keyPath: path] = networks
             }
         }
     }

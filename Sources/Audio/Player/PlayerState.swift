@@ -1,3 +1,5 @@
+import CurlSupport
+
 /// Where playback is, as the LCD and the CLI show it.
 public enum PlayerState: Equatable, Sendable, CustomStringConvertible {
     /// Nothing to play.
@@ -34,11 +36,17 @@ public struct PlayableStation: Equatable, Hashable, Sendable {
     public var name: String
     /// The stream or playlist URL.
     public var url: String
+    /// Where its stream, redirects, playlist entries and HLS segments may connect: ``AddressPolicy/catalog``
+    /// for a catalog station, ``AddressPolicy/userTyped`` for a URL the user gave; the settings'
+    /// ``StreamSourceSettings/allowedAddresses`` are added to it.
+    public var addressPolicy: AddressPolicy
 
-    public init(id: String, name: String, url: String) {
+    /// - Parameter addressPolicy: by default the catalog's, the strictest.
+    public init(id: String, name: String, url: String, addressPolicy: AddressPolicy = .catalog) {
         self.id = id
         self.name = name
         self.url = url
+        self.addressPolicy = addressPolicy
     }
 }
 

@@ -45,6 +45,10 @@ final class StationSession: @unchecked Sendable {
     private var source: CurlStreamSource?
     private var hlsReader: HLSReader?
     private var servedHLS = false
+    /// The station's address policy with the configuration's exceptions: every connection's.
+    private let addressPolicy: AddressPolicy
+    /// Playlist entries tried in the current attempt, over all nesting levels (network thread only).
+    private var entriesTried = 0
 
     /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
     ///   a session it already replaced) and what happened.
@@ -56,6 +60,7 @@ final class StationSession: @unchecked Sendable {
         self.onEvent = onEvent
         writer = RingWriter(timeShiftSeconds: settings.timeShiftSeconds, maximumLeadSeconds: settings.maximumLeadSeconds)
         input = SplicingSink(next: writer)
+        addressPolicy = station.addressPolicy.allowing(settings.source.allowedAddresses)
     }
 
     /// The compressed audio the audio thread reads.
@@ -108,11 +113,16 @@ final class StationSession: @unchecked Sendable {
         while !cancelled {
             onEvent(self, .connecting)
             let connectedAt = Self.now
+            entriesTried = 0
             switch stream(url: station.url, depth: 0) {
             case .cancelled:
                 return
             case .unsupported(let what):
                 finish(PlaybackFailure(.formatNotSupported, detail: what))
+                return
+            case .ended(let failure, _) where failure.code == .addressNotAllowed:
+                // The station leads somewhere it may not go: retrying leads there again.
+                finish(failure)
                 return
             case .ended(let failure, let deliveredAudio):
                 let now = Self.now
@@ -151,7 +161,7 @@ final class StationSession: @unchecked Sendable {
     private func stream(url: String, depth: Int) -> Outcome {
         let source: CurlStreamSource
         do {
-            source = try CurlStreamSource(url: url, settings: settings.source)
+            source = try CurlStreamSource(url: url, settings: settings.source, addressPolicy: addressPolicy)
         } catch {
             return .ended(PlaybackFailure(.stationOffline, detail: "\(error)"), deliveredAudio: false)
         }
@@ -200,7 +210,8 @@ final class StationSession: @unchecked Sendable {
 
     /// An HLS playlist: its segments' audio, demuxed by ``HLSReader``, down the same input chain.
     private func streamHLS(playlist body: [UInt8], url: String, response: StreamResponse?) -> Outcome {
-        let reader = HLSReader(playlistURL: url, playlistBody: body, settings: settings.hls, source: settings.source, logger: logger)
+        let reader = HLSReader(playlistURL: url, playlistBody: body, settings: settings.hls, source: settings.source,
+                               addressPolicy: addressPolicy, logger: logger)
         let proceed = condition.withLock { () -> Bool in
             guard !isCancelled else { return false }
             hlsReader = reader
@@ -220,7 +231,9 @@ final class StationSession: @unchecked Sendable {
         }
     }
 
-    /// Tries each entry in turn; the first that delivers audio wins.
+    /// Tries each entry in turn; the first that delivers audio wins. At most
+    /// ``PlaylistResolver/maximumEntries`` entries are tried in one attempt, nested playlists' included,
+    /// so a hostile list cannot make the radio knock on thousands of doors.
     private func resolve(playlist body: [UInt8], kind: PlaylistKind, url: String, depth: Int) -> Outcome {
         guard depth < PlaylistResolver.maximumDepth else {
             return .ended(PlaybackFailure(.stationOffline, detail: "playlists nested too deep"), deliveredAudio: false)
@@ -228,7 +241,16 @@ final class StationSession: @unchecked Sendable {
         let entries = PlaylistResolver.entries(in: body, kind: kind, baseURL: url)
         var last = Outcome.ended(PlaybackFailure(.stationOffline, detail: "playlist lists no streams"), deliveredAudio: false)
         var allUnsupported = !entries.isEmpty
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
+            guard entriesTried < PlaylistResolver.maximumEntries else {
+                if index == 0 {
+                    let detail = "\(PlaylistResolver.maximumEntries) playlist entries tried, none played"
+                    last = .ended(PlaybackFailure(.stationOffline, detail: detail), deliveredAudio: false)
+                    allUnsupported = false
+                }
+                break
+            }
+            entriesTried += 1
             let outcome = stream(url: entry, depth: depth + 1)
             switch outcome {
             case .cancelled:

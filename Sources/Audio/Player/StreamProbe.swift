@@ -39,7 +39,8 @@ public enum StreamProbe {
         var response: StreamResponse?
         var failure: PlaybackFailure?
         var lastFailure: PlaybackFailure?
-        let station = PlayableStation(id: "probe", name: "probe", url: url)
+        // `check-url` probes a URL the user typed (``AddressPolicy/userTyped``).
+        let station = PlayableStation(id: "probe", name: "probe", url: url, addressPolicy: .userTyped)
         let session = StationSession(station: station, settings: settings, logger: logger) { _, event in
             lock.withLock {
                 switch event {

@@ -1,4 +1,5 @@
 import Audio
+import CurlSupport
 import Display
 import Foundation
 import Hardware
@@ -30,6 +31,9 @@ public final class RadioController: @unchecked Sendable {
     /// Stations on either band, by stationuuid (favorites as their snapshots).
     private var known: [String: Station] = [:]
     private var favoriteIDs: Set<String> = []
+    /// The snapshots of favorites the user typed (imported, not from the catalog), by stationuuid:
+    /// only these stations play under the user-typed address policy.
+    private var typedFavorites: [String: Station] = [:]
     private var needle: Needle
     private var history = StationHistory()
     private var current: Station?
@@ -292,7 +296,8 @@ public final class RadioController: @unchecked Sendable {
         current = station
         pausedAt = nil
         if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
-        player.play(PlayableStation(id: station.stationuuid, name: station.name, url: station.url))
+        player.play(PlayableStation(id: station.stationuuid, name: station.name, url: station.url,
+                                    addressPolicy: addressPolicy(for: station)))
         saved.lastStation = station.stationuuid
         persist()
         do {
@@ -301,6 +306,12 @@ public final class RadioController: @unchecked Sendable {
             logger.warning("play history not saved", metadata: ["error": "\(error)"])
         }
         reportPlay(station)
+    }
+
+    /// A catalog station may reach public addresses only; the snapshot of a favorite the user typed
+    /// (the very record, not a catalog station with its uuid) may reach the home network too.
+    private func addressPolicy(for station: Station) -> AddressPolicy {
+        typedFavorites[station.stationuuid] == station ? .userTyped : .catalog
     }
 
     private func persist() {
@@ -360,6 +371,9 @@ public final class RadioController: @unchecked Sendable {
             favoritesBand = band
             favoriteIDs = Set(favorites.map(\.stationuuid))
             for favorite in favorites where known[favorite.stationuuid] == nil { known[favorite.stationuuid] = favorite.snapshot }
+            let typed = try database.typedFavoriteIDs()
+            typedFavorites = Dictionary(favorites.filter { typed.contains($0.stationuuid) }.map { ($0.stationuuid, $0.snapshot) },
+                                        uniquingKeysWith: { first, _ in first })
         } catch {
             logger.error("favorites band not built", metadata: ["error": "\(error)"])
         }

@@ -26,6 +26,7 @@ final class ClickReporter: @unchecked Sendable {
             var client = RadioBrowserClient()
             client.connectTimeout = 5
             client.stallTimeout = 10
+            if configured.isEmpty { client.addressPolicy = ServerDiscovery.addressPolicy }
             do {
                 try client.reportClick(server: server.hasSuffix("/") ? String(server.dropLast()) : server,
                                        stationuuid: station.stationuuid, shouldContinue: { [stopping] in !stopping.isSet })

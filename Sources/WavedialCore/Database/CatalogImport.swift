@@ -5,12 +5,20 @@ import GRDB
 /// ``commit(server:)`` applies them to the catalog in one transaction. Until then the
 /// previous catalog is untouched, so a failed or malformed download loses nothing.
 ///
+/// The staging table lives in a database file of its own beside the catalog (`<database>-staging`,
+/// attached to the writer's connection as `wd_staging`), removed once the import is committed or
+/// discarded: what a download staged, however large, does not stay on the SD card, and the catalog
+/// file is left with no free pages from it.
+///
 /// Use from one thread (the one running the download). Memory stays small: stations are
 /// written to the staging table in batches as they arrive. The writes run on the database's
 /// writer queue while the next batch is parsed, so a sync keeps two cores busy; at most
 /// ``batchesInFlight`` batches wait for the writer.
 public final class CatalogImport {
     private let database: WavedialDatabase
+    /// The staging file; ":memory:" for a database in memory.
+    private let stagingPath: String
+    private var isAttached = false
     private var pending: [Station] = []
     private let batchSize = 2000
     private static let batchesInFlight = 2
@@ -23,10 +31,47 @@ public final class CatalogImport {
     /// Records kept after repairs (an impossible position dropped, control characters removed, a name cut).
     public private(set) var repaired = 0
 
-    /// Starts an import, clearing whatever an interrupted one left in the staging table.
+    /// Starts an import in a new staging file (what an interrupted one left there is removed first).
     public init(database: WavedialDatabase) throws {
         self.database = database
-        try database.writer.write { db in try db.execute(sql: "DELETE FROM stationImport") }
+        let path = database.writer.path
+        stagingPath = path.isEmpty || path == ":memory:" || path.hasPrefix("file:") ? ":memory:" : Self.stagingPath(for: path)
+        try attach()
+    }
+
+    deinit {
+        try? detach()
+    }
+
+    /// The staging database's path for the catalog at `databasePath`.
+    public static func stagingPath(for databasePath: String) -> String { databasePath + "-staging" }
+
+    private func attach() throws {
+        removeStagingFile()
+        try database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS wd_staging", arguments: [stagingPath])
+            isAttached = true
+            // Nothing here needs to survive a crash: the download is simply repeated.
+            try db.execute(sql: """
+                PRAGMA wd_staging.journal_mode = OFF;
+                PRAGMA wd_staging.synchronous = OFF;
+                CREATE TABLE wd_staging.stationImport AS SELECT * FROM main.station WHERE 0;
+                CREATE UNIQUE INDEX wd_staging.stationImport_uuid ON stationImport(stationuuid);
+                """)
+        }
+    }
+
+    /// Detaches the staging database and removes its file.
+    private func detach() throws {
+        guard isAttached else { return }
+        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "DETACH DATABASE wd_staging") }
+        isAttached = false
+        removeStagingFile()
+    }
+
+    private func removeStagingFile() {
+        guard stagingPath != ":memory:" else { return }
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(stagingPath + suffix) }
     }
 
     /// Stages one station (`repaired`: its record needed repairs); a later record with the same
@@ -65,11 +110,10 @@ public final class CatalogImport {
     private static func stage(_ batch: [Station], _ db: Database) throws {
         // The staging table holds nothing a power cut could lose (the download is simply
         // repeated), so its batches skip the fsync that user data gets.
-        try db.execute(sql: "PRAGMA synchronous = OFF")
-        defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
         try db.inTransaction {
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO stationImport (\(columnList))
+            // Not cached: it names the staging database, which is detached after the import.
+            let statement = try db.makeStatement(sql: """
+                INSERT OR REPLACE INTO wd_staging.stationImport (\(columnList))
                 VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))
                 """)
             for station in batch {
@@ -87,18 +131,25 @@ public final class CatalogImport {
     public func commit(server: String, at date: Date = Date()) throws -> CatalogSyncSummary {
         try flush()
         try drain()
-        let staged = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM stationImport")! }
-        guard staged > 0 else { throw CatalogImportError.empty(skipped: skipped) }
+        // The staging database is attached to the writer's connection only: read it there.
+        let staged = try database.writer.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM wd_staging.stationImport")!
+        }
+        guard staged > 0 else {
+            try discard()
+            throw CatalogImportError.empty(skipped: skipped)
+        }
         let skipped = self.skipped, repaired = self.repaired, duplicates = received - staged
+        defer { try? detach() }
         return try database.writer.write { db in
             let added = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM stationImport i WHERE NOT EXISTS (SELECT 1 FROM station s WHERE s.stationuuid = i.stationuuid)
+                SELECT count(*) FROM wd_staging.stationImport i WHERE NOT EXISTS (SELECT 1 FROM station s WHERE s.stationuuid = i.stationuuid)
                 """)!
             let removed = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM station s WHERE NOT EXISTS (SELECT 1 FROM stationImport i WHERE i.stationuuid = s.stationuuid)
+                SELECT count(*) FROM station s WHERE NOT EXISTS (SELECT 1 FROM wd_staging.stationImport i WHERE i.stationuuid = s.stationuuid)
                 """)!
             let updated = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM stationImport i JOIN station s ON s.stationuuid = i.stationuuid
+                SELECT count(*) FROM wd_staging.stationImport i JOIN station s ON s.stationuuid = i.stationuuid
                 WHERE NOT (\(Self.sameRow("s", "i")))
                 """)!
             // Only what changed is written: a re-sync rewrites the few stations that changed
@@ -109,10 +160,10 @@ public final class CatalogImport {
             // it was indexed with.
             try db.execute(sql: """
                 DELETE FROM stationGeo WHERE id IN (
-                    SELECT s.id FROM station s LEFT JOIN stationImport i ON i.stationuuid = s.stationuuid
+                    SELECT s.id FROM station s LEFT JOIN wd_staging.stationImport i ON i.stationuuid = s.stationuuid
                     WHERE i.stationuuid IS NULL OR i.playable IS NOT s.playable
                        OR i.geo_lat IS NOT s.geo_lat OR i.geo_long IS NOT s.geo_long);
-                DELETE FROM station WHERE NOT EXISTS (SELECT 1 FROM stationImport i WHERE i.stationuuid = station.stationuuid);
+                DELETE FROM station WHERE NOT EXISTS (SELECT 1 FROM wd_staging.stationImport i WHERE i.stationuuid = station.stationuuid);
                 """)
             // When most of the catalog is written (a first sync), the station table's secondary
             // indexes are dropped and built again afterwards: one sort each instead of tens of
@@ -122,7 +173,7 @@ public final class CatalogImport {
                 """) : []
             for index in rebuiltIndexes { try db.execute(sql: "DROP INDEX \((index["name"] as String).quotedDatabaseIdentifier)") }
             try db.execute(sql: """
-                INSERT INTO station (\(Self.columnList)) SELECT \(Self.columnList) FROM stationImport WHERE true
+                INSERT INTO station (\(Self.columnList)) SELECT \(Self.columnList) FROM wd_staging.stationImport WHERE true
                     ON CONFLICT(stationuuid) DO UPDATE SET \(Self.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                     WHERE NOT (\(Self.sameRow("station", "excluded")));
                 """)
@@ -142,7 +193,6 @@ public final class CatalogImport {
                 INSERT INTO stationGeo(id, minLat, maxLat, minLon, maxLon)
                     SELECT s.id, s.geo_lat, s.geo_lat, s.geo_long, s.geo_long FROM geoPending p JOIN station s ON s.id = p.id;
                 DROP TABLE geoPending;
-                DELETE FROM stationImport;
                 """)
             try database.refreshFavoriteSnapshots(db)
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM station")!
@@ -155,11 +205,11 @@ public final class CatalogImport {
         }
     }
 
-    /// Drops what was staged; the catalog stays as it was.
+    /// Drops what was staged (its file is removed); the catalog stays as it was.
     public func discard() throws {
         pending.removeAll()
         try? drain()
-        try database.writer.write { db in try db.execute(sql: "DELETE FROM stationImport") }
+        try detach()
     }
 
     static let columns = Station.databaseColumns

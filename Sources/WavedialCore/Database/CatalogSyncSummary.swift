@@ -9,7 +9,8 @@ public struct CatalogSyncSummary: Codable, Sendable, Equatable {
     public var added: Int
     public var updated: Int
     public var removed: Int
-    /// Records in the download that were unusable (no stationuuid, name or url).
+    /// Records in the download that were unusable (no stationuuid or url, a stationuuid that is no
+    /// UUID, a url over 8,192 characters).
     public var skipped: Int
     /// Records kept after repairs: an impossible position dropped, control characters removed, a name cut.
     public var repaired: Int

@@ -66,17 +66,20 @@ extension WavedialDatabase {
     /// not yet present in their given order. A station the catalog knows (by stationuuid, or a playlist
     /// entry by its stream URL) is stored as the catalog has it; otherwise as the file says, cleaned
     /// (``Station/printable()``: what the file says is hostile), a playlist entry under an id derived from
-    /// its URL. One transaction: all or nothing.
+    /// its URL, and it counts as typed by the user (``typedFavoriteIDs()``). One transaction: all or nothing.
     /// - Returns: how many were added.
     public func importFavorites(_ entries: [FavoritesFile.Entry], at date: Date = Date()) throws -> Int {
         try writer.write { db in
             var added = 0
             var last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
             for entry in entries {
-                let station = try Self.station(for: entry, db)
+                let (station, inCatalog) = try Self.station(for: entry, db)
                 guard try !Favorite.exists(db, key: station.stationuuid) else { continue }
                 last += 1
                 try Favorite(stationuuid: station.stationuuid, position: last, addedAt: date, snapshot: station).insert(db)
+                if !inCatalog {
+                    try db.execute(sql: "INSERT INTO typedFavorite(stationuuid) VALUES (?)", arguments: [station.stationuuid])
+                }
                 added += 1
             }
             return added
@@ -84,23 +87,34 @@ extension WavedialDatabase {
     }
 
     /// The station an imported entry names: the catalog's record when it knows it, else the file's.
-    private static func station(for entry: FavoritesFile.Entry, _ db: Database) throws -> Station {
+    private static func station(for entry: FavoritesFile.Entry, _ db: Database) throws -> (station: Station, inCatalog: Bool) {
         switch entry {
         case .station(let imported):
             let station = imported.printable()
-            return try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) ?? station
+            if let known = try Station.filter(Station.CodingKeys.stationuuid == station.stationuuid).fetchOne(db) {
+                return (known, true)
+            }
+            return (station, false)
         case .stream(let url, let name):
             let url = StationText.printable(url)
-            if let known = try station(streamURL: url, db) { return known }
+            if let known = try station(streamURL: url, db) { return (known, true) }
             var station = Station(stationuuid: FavoritesFile.syntheticUUID(for: url), name: name ?? url, url: url)
             station.codec = ""
-            return station.printable()
+            return (station.printable(), false)
         }
     }
 
-    /// Refreshes each favorite's snapshot from the catalog; favorites whose station is gone keep theirs.
+    /// The stationuuids of the favorites whose URL the user gave (imported, not from the catalog):
+    /// their stations may reach the home network (the player's user-typed address policy), the catalog's may not.
+    public func typedFavoriteIDs() throws -> Set<String> {
+        try writer.read { db in try Set(String.fetchAll(db, sql: "SELECT stationuuid FROM typedFavorite")) }
+    }
+
+    /// Refreshes each favorite's snapshot from the catalog; favorites whose station is gone keep theirs,
+    /// and so do those the user typed (a catalog record with the same uuid must not bring its URL in).
     func refreshFavoriteSnapshots(_ db: Database) throws {
-        for var favorite in try Favorite.fetchAll(db) {
+        let typed = try Set(String.fetchAll(db, sql: "SELECT stationuuid FROM typedFavorite"))
+        for var favorite in try Favorite.fetchAll(db) where !typed.contains(favorite.stationuuid) {
             guard let current = try Station.filter(Station.CodingKeys.stationuuid == favorite.stationuuid).fetchOne(db),
                   current != favorite.snapshot else { continue }
             favorite.snapshot = current

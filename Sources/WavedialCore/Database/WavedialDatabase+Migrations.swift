@@ -135,6 +135,20 @@ extension WavedialDatabase {
                 CREATE INDEX station_url_resolved ON station(url_resolved);
                 """)
         }
+        migrator.registerMigration("v4-net-staging-apart") { db in
+            // A sync stages its download in a file of its own now (CatalogImport), removed after it.
+            try db.execute(sql: "DROP TABLE stationImport")
+        }
+        migrator.registerMigration("v4-net-typed-favorites") { db in
+            try db.execute(sql: """
+                -- Favorites whose station the user gave (imported from a file, not found in the catalog): their
+                -- URL is the user's, so it may reach the home network (a catalog station's may not), and a sync
+                -- never replaces their snapshot. Existing favorites count as the catalog's, the stricter side.
+                CREATE TABLE typedFavorite (
+                    stationuuid TEXT PRIMARY KEY NOT NULL REFERENCES favorite(stationuuid) ON DELETE CASCADE
+                );
+                """)
+        }
         return migrator
     }
 }

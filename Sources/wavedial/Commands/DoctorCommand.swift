@@ -167,6 +167,7 @@ struct DoctorCommand: ParsableCommand {
         var client = RadioBrowserClient()
         client.connectTimeout = 5
         client.stallTimeout = 5
+        if configuration.catalog.servers.isEmpty { client.addressPolicy = ServerDiscovery.addressPolicy }
         do {
             try client.get((server.hasSuffix("/") ? String(server.dropLast()) : server) + "/json/stats") { _ in }
             return Finding(check: "network", ok: true, detail: "Radio Browser answers at \(server)")

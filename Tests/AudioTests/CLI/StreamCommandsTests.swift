@@ -4,13 +4,28 @@ import XCTest
 /// `wavedial check-url` and `wavedial play-url`, run as the built executable against the misbehaving server.
 final class StreamCommandsTests: XCTestCase {
     private var server: MisbehavingServer!
+    private var directory: TemporaryDirectory!
+    /// The configuration the commands run with (`WAVEDIAL_CONFIG`): the server's loopback allowed, which
+    /// the address policy of a URL the user typed refuses (it is the radio itself).
+    private var config = ""
+
+    /// This process's environment as it is now (the ALSA capture devices add to it) with ``config``.
+    private var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAVEDIAL_CONFIG"] = config
+        return environment
+    }
 
     override func setUpWithError() throws {
         server = try MisbehavingServer()
+        directory = try TemporaryDirectory()
+        config = directory.path("loopback.toml")
+        try "[audio]\nallowed_addresses = [\"127.0.0.0/8\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
     }
 
     override func tearDown() {
         server.stop()
+        directory.remove()
     }
 
     /// Runs the `wavedial` built next to this test bundle.
@@ -20,6 +35,7 @@ final class StreamCommandsTests: XCTestCase {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = environment
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -76,6 +92,34 @@ final class StreamCommandsTests: XCTestCase {
         }
     }
 
+    /// A typed URL may reach the home network, never link-local, multicast or the radio itself: those
+    /// are refused at once with the address and why, without a connection; a LAN address is tried.
+    func testTypedURLsReachTheLANButNotLinkLocalMulticastOrTheRadioItself() throws {
+        let strict = directory.path("strict.toml")
+        try "[audio]\nstart_timeout_seconds = 2\n".write(toFile: strict, atomically: true, encoding: .utf8)
+        for (url, refusal) in [
+            ("http://169.254.169.254/latest/meta-data/", "address 169.254.169.254 (link-local) not allowed for a URL you typed"),
+            ("http://[fe80::1]:8000/live", "address fe80::1 (link-local) not allowed for a URL you typed"),
+            ("http://239.255.255.250:1900/", "address 239.255.255.250 (multicast) not allowed for a URL you typed"),
+            ("http://0.0.0.0:\(server.port)/ok.mp3", "address 0.0.0.0 (unspecified) not allowed for a URL you typed"),
+            (server.url("/ok.mp3"), "address 127.0.0.1 (loopback) not allowed for a URL you typed"),
+        ] {
+            let checked = try wavedial(["check-url", "--config", strict, "--json", "--timeout", "30", url])
+            XCTAssertEqual(checked.status, 1, url)
+            XCTAssertEqual(try object(checked.out)["reason"] as? String, "address_not_allowed", url)
+            XCTAssertTrue(checked.err.hasSuffix("Address not allowed (\(refusal))\n"), checked.err)
+            let capture = AlsaCapture.device(named: "cli-policy")
+            let played = try wavedial(["play-url", "--config", strict, "--device", capture.device, url])
+            XCTAssertEqual(played.status, 1, url)
+            XCTAssertTrue(played.out.contains("state: failed: Address not allowed\n"), played.out)
+            XCTAssertEqual(played.err, "wavedial: cannot play \(url): Address not allowed (\(refusal))\n")
+        }
+        // Nothing listens at this LAN address (or no route leads there): the policy lets the attempt through.
+        let lan = try wavedial(["check-url", "--config", strict, "--json", "--timeout", "2", "http://192.168.255.254:9/live"])
+        XCTAssertEqual(lan.status, 1)
+        XCTAssertNotEqual(try object(lan.out)["reason"] as? String, "address_not_allowed", lan.err)
+    }
+
     func testPlayURLPrintsStatesAndTitlesAndFailsWithTheReason() throws {
         let capture = AlsaCapture.device(named: "cli")
         let played = try wavedial(["play-url", "--device", capture.device, "--seconds", "2", server.url("/ok.mp3?speed=2")])
@@ -93,12 +137,11 @@ final class StreamCommandsTests: XCTestCase {
     func testPlayURLWithNoNetworkEndsWithTheReason() throws {
         // The player keeps trying a station it cannot reach for want of a network; play-url, a diagnosis,
         // ends once the start timeout has passed. (TCP to a multicast address: "network unreachable", locally.)
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let config = directory.path("config.toml")
-        try "[audio]\nstart_timeout_seconds = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // The address policy refuses multicast before the kernel would: this one address is let through.
+        let nonetwork = directory.path("nonetwork.toml")
+        try "[audio]\nstart_timeout_seconds = 1\nallowed_addresses = [\"224.0.0.1\"]\n".write(toFile: nonetwork, atomically: true, encoding: .utf8)
         let capture = AlsaCapture.device(named: "cli-nonet")
-        let result = try wavedial(["play-url", "--config", config, "--device", capture.device, "http://224.0.0.1:9/live"])
+        let result = try wavedial(["play-url", "--config", nonetwork, "--device", capture.device, "http://224.0.0.1:9/live"])
         XCTAssertEqual(result.status, 1, result.out)
         XCTAssertTrue(result.err.hasPrefix("wavedial: cannot play http://224.0.0.1:9/live: No network"), result.err)
     }
@@ -110,6 +153,7 @@ final class StreamCommandsTests: XCTestCase {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["play-url", "--device", capture.device, server.url("/ok.mp3")]
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

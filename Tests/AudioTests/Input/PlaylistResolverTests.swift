@@ -22,6 +22,14 @@ final class PlaylistResolverTests: XCTestCase {
                        ["http://a/live", "https://b/live"])
     }
 
+    /// A list of 40 mirrors gives its first 16 distinct ones (duplicates and other schemes do not count).
+    func testAtMostSixteenEntriesAreGiven() {
+        let lines = ["http://dup/", "http://dup/", "mailto:x@y"] + (1...40).map { "http://mirror\($0).example/live" }
+        let entries = PlaylistResolver.entries(in: Array(lines.joined(separator: "\n").utf8), kind: .m3u, baseURL: "http://h/")
+        XCTAssertEqual(entries, ["http://dup/"] + (1...15).map { "http://mirror\($0).example/live" })
+        XCTAssertEqual(PlaylistResolver.maximumEntries, 16)
+    }
+
     func testEmptyPlaylistHasNoEntries() {
         XCTAssertEqual(PlaylistResolver.entries(in: Array("[playlist]\nNumberOfEntries=0\n".utf8), kind: .pls, baseURL: "http://h/"), [])
     }

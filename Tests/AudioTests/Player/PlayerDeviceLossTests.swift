@@ -1,3 +1,4 @@
+import CurlSupport
 import WavedialTestSupport
 import Logging
 import XCTest
@@ -22,7 +23,7 @@ final class PlayerDeviceLossTests: XCTestCase {
     private func makePlayer(startTimeout: Double = 5) -> (Player, PlayerRecorder) {
         let settings = PlayerSettings(
             output: AlsaOutputSettings(device: device.device),
-            source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3),
+            source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3, allowedAddresses: IPNetwork.loopback),
             deviceRetry: ReconnectPolicy(initialDelay: 0.05, fastCap: 0.2, fastWindow: 60, maximumDelay: 1),
             startTimeout: startTimeout)
         var logger = Logger(label: "wavedial.audio.test")

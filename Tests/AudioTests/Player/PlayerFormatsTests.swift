@@ -18,7 +18,7 @@ final class PlayerFormatsTests: XCTestCase {
         let capture = AlsaCapture.device(named: "format-\(codec)")
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device)), logger: logger)
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers), logger: logger)
         let recorder = PlayerRecorder(player)
         player.play(PlayableStation(id: codec.rawValue, name: codec.rawValue, url: icecast.url))
         XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(codec): \(recorder.states)", line: line)
@@ -74,7 +74,7 @@ final class PlayerHLSTests: XCTestCase {
         let capture = AlsaCapture.device(named: "hls")
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device)), logger: logger)
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers), logger: logger)
         let recorder = PlayerRecorder(player)
         player.play(PlayableStation(id: "hls", name: "hls", url: server.url("live.m3u8")))
         XCTAssertTrue(recorder.waitForState(timeout: 10) { $0.isPlaying }, "\(layout): \(recorder.states)", line: line)
@@ -88,7 +88,7 @@ final class PlayerHLSTests: XCTestCase {
                           line: line)
         XCTAssertFalse(recorder.states.contains { $0.isFailed }, "\(layout): \(recorder.states)", line: line)
 
-        let probe = StreamProbe.probe(url: server.url("live.m3u8"), timeout: 10)
+        let probe = StreamProbe.probe(url: server.url("live.m3u8"), settings: PlayerSettings(source: .loopbackPeers), timeout: 10)
         XCTAssertTrue(probe.playable, "\(layout): \(String(describing: probe.failure))", line: line)
         XCTAssertTrue(probe.hls, "\(layout)", line: line)
         XCTAssertEqual(probe.codec, "AAC", "\(layout)", line: line)

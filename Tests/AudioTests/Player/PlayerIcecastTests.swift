@@ -19,7 +19,7 @@ final class PlayerIcecastTests: XCTestCase {
         let capture = AlsaCapture.device(named: name)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device)), logger: logger)
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers), logger: logger)
         return (player, PlayerRecorder(player), capture.file)
     }
 

@@ -1,3 +1,4 @@
+import CurlSupport
 import XCTest
 @testable import Audio
 
@@ -18,6 +19,7 @@ final class PlayerSettingsArgumentsTests: XCTestCase {
         settings.startTimeout = 1.0 / 3.0
         settings.fadeSeconds = 0.05
         settings.volume = 0.1 + 0.2
+        settings.source.allowedAddresses = [IPNetwork("127.0.0.0/8")!, IPNetwork("fd00::/8")!, IPNetwork("192.168.1.20")!]
         XCTAssertNotEqual(settings, PlayerSettings())
         XCTAssertEqual(try PlayerSettings(arguments: settings.arguments), settings)
         XCTAssertEqual(try PlayerSettings(arguments: PlayerSettings().arguments), PlayerSettings())
@@ -31,6 +33,7 @@ final class PlayerSettingsArgumentsTests: XCTestCase {
             (["--volume", "loud"], "--volume needs a number, not loud"),
             (["--volume", "nan"], "--volume needs a number, not nan"),
             (["--max-redirects", "2.5"], "--max-redirects needs a whole number, not 2.5"),
+            (["--allowed-addresses", "10.0.0.0/8,localhost"], "--allowed-addresses needs addresses or ranges (10.0.0.0/8), not localhost"),
         ] {
             XCTAssertThrowsError(try PlayerSettings(arguments: arguments)) {
                 XCTAssertEqual(($0 as? PlayerSettings.ArgumentError)?.description, message)

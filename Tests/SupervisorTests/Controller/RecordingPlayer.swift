@@ -15,10 +15,18 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
     }
     private(set) var status = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
 
+    private var playedStations: [PlayableStation] = []
+
     var played: [String] { lock.withLock { calls.filter { $0.hasPrefix("play ") }.map { String($0.dropFirst(5)) } } }
 
+    /// The stations played, as the controller handed them over (URL and address policy included).
+    var stations: [PlayableStation] { lock.withLock { playedStations } }
+
     func play(_ station: PlayableStation) {
-        lock.withLock { calls.append("play \(station.id)") }
+        lock.withLock {
+            calls.append("play \(station.id)")
+            playedStations.append(station)
+        }
         report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil))
     }
 

@@ -14,7 +14,7 @@ final class CatalogServiceTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        let stations = [StationFixtures.station("new", "New")]
+        let stations = [StationFixtures.station(StationFixtures.uuid(7001), "New")]
         catalog = try RadioBrowserTestServer(stations: StationFixtures.radioBrowserJSON(stations), mode: .hang, directory: directory)
     }
 

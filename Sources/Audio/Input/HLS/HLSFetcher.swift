@@ -8,7 +8,8 @@ import Threads
 /// Two ``CurlEasy`` handles live as long as the fetcher, so requests to the same server reuse its
 /// connection: one for plain requests, one for byte ranges (libcurl keeps a range once set). Each
 /// request follows redirects like ``CurlStreamSource``, verifies TLS, accepts gzip, fails on HTTP errors,
-/// on a stall (no byte for ``StreamSourceSettings/stallTimeout`` seconds) and past its time limit.
+/// on a stall (no byte for ``StreamSourceSettings/stallTimeout`` seconds) and past its time limit, and
+/// connects only where the station's ``AddressPolicy`` allows (playlists, keys and segments alike).
 /// ``get(_:range:limit:timeLimit:)`` runs on the reader's thread; ``cancel()`` from any thread.
 final class HLSFetcher: @unchecked Sendable {
     /// A fetched body and the URL it came from after redirects (what relative URIs in it resolve against).
@@ -18,13 +19,15 @@ final class HLSFetcher: @unchecked Sendable {
     }
 
     private let settings: StreamSourceSettings
+    private let addressPolicy: AddressPolicy?
     private let lock = ConditionLock()
     private var isCancelled = false
     private var plain: CurlEasy?
     private var ranged: CurlEasy?
 
-    init(settings: StreamSourceSettings) {
+    init(settings: StreamSourceSettings, addressPolicy: AddressPolicy?) {
         self.settings = settings
+        self.addressPolicy = addressPolicy
     }
 
     /// Ends the request under way at once, and every later one before it starts.
@@ -99,6 +102,7 @@ final class HLSFetcher: @unchecked Sendable {
     private func handle(ranged isRanged: Bool) throws -> CurlEasy {
         if let existing = lock.withLock({ isRanged ? ranged : plain }) { return existing }
         let easy = try CurlEasy()
+        easy.setAddressPolicy(addressPolicy)
         try easy.set(CURLOPT_FOLLOWLOCATION, true)
         try easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(max(settings.connectTimeout, 0.001), 3600) * 1000))

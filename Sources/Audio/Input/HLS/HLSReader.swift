@@ -1,3 +1,4 @@
+import CurlSupport
 import Dispatch
 import Logging
 import Threads
@@ -72,12 +73,14 @@ public final class HLSReader: @unchecked Sendable {
     /// - Parameters:
     ///   - playlistURL: where `playlistBody` came from, after redirects (relative URIs resolve against it).
     ///   - playlistBody: the playlist the session already fetched (master or media).
-    public init(playlistURL: String, playlistBody: [UInt8], settings: HLSSettings, source: StreamSourceSettings, logger: Logger) {
+    ///   - addressPolicy: where its playlists, keys and segments may be fetched from (the station's); nil: anywhere.
+    public init(playlistURL: String, playlistBody: [UInt8], settings: HLSSettings, source: StreamSourceSettings,
+                addressPolicy: AddressPolicy?, logger: Logger) {
         self.playlistURL = playlistURL
         self.playlistBody = playlistBody
         self.settings = settings
         self.logger = logger
-        fetcher = HLSFetcher(settings: source)
+        fetcher = HLSFetcher(settings: source, addressPolicy: addressPolicy)
     }
 
     /// Ends ``run(into:)`` at once (the request under way is aborted); any thread.

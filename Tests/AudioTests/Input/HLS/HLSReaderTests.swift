@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 import Logging
 import WavedialTestSupport
@@ -246,7 +247,8 @@ final class HLSReaderTests: XCTestCase {
             edge = earliest...max(earliest, last.sequence - 2)
         }
         let reader = HLSReader(playlistURL: server.url(path), playlistBody: body, settings: settings,
-                               source: StreamSourceSettings(), logger: Logger(label: "test.hls"))
+                               source: StreamSourceSettings(), addressPolicy: AddressPolicy.catalog.allowing(IPNetwork.loopback),
+                               logger: Logger(label: "test.hls"))
         let running = RunningReader(reader)
         readers.append(running)
         return (running, edge)
