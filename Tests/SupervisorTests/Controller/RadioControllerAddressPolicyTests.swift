@@ -50,7 +50,7 @@ final class RadioControllerAddressPolicyTests: XCTestCase {
 
     func testAnImportedFavoriteWithItsOwnURLPlaysUnderTheUserTypedPolicy() throws {
         let home = Station(stationuuid: "0f0f0f0f-0000-4000-8000-000000000001", name: "Home Icecast", url: "http://192.168.1.20:8000/live")
-        XCTAssertEqual(try database.importFavorites([home]), 1)
+        XCTAssertEqual(try database.importFavorites([.station(home)]), 1)
         controller.reload()
         let played = try tuneTheOnlyFavorite()
         XCTAssertEqual(played.url, home.url)
@@ -62,7 +62,7 @@ final class RadioControllerAddressPolicyTests: XCTestCase {
     func testAFavoriteFromTheCatalogKeepsTheCatalogPolicy() throws {
         var forged = bob
         forged.url = "http://192.168.1.1/admin"
-        XCTAssertEqual(try database.importFavorites([forged]), 1)
+        XCTAssertEqual(try database.importFavorites([.station(forged)]), 1)
         controller.reload()
         var played = try tuneTheOnlyFavorite()
         XCTAssertEqual(played.url, bob.url)
@@ -78,7 +78,7 @@ final class RadioControllerAddressPolicyTests: XCTestCase {
     /// A sync that brings a catalog record with a typed favorite's uuid does not put its URL into the favorite.
     func testASyncDoesNotReplaceWhatTheUserTyped() throws {
         let home = Station(stationuuid: "0f0f0f0f-0000-4000-8000-000000000002", name: "Home Icecast", url: "http://192.168.1.20:8000/live")
-        XCTAssertEqual(try database.importFavorites([home]), 1)
+        XCTAssertEqual(try database.importFavorites([.station(home)]), 1)
         var impostor = F.station(home.stationuuid, "Impostor", lat: 10, lon: 10)
         impostor.url = "http://192.168.1.1/admin"
         try database.sync([bob, jazz, impostor])
