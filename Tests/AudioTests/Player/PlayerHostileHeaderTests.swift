@@ -1,3 +1,4 @@
+import CurlSupport
 import WavedialTestSupport
 import Logging
 import XCTest
@@ -12,7 +13,8 @@ final class PlayerHostileHeaderTests: XCTestCase {
         let capture = AlsaCapture.device(named: "hostile-headers")
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device)), logger: logger)
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device),
+                                                     source: StreamSourceSettings(allowedAddresses: IPNetwork.loopback)), logger: logger)
         let recorder = PlayerRecorder(player)
         player.play(PlayableStation(id: "hostile", name: "hostile", url: server.url("/hostile-headers.mp3?speed=4")))
         XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(recorder.states)")

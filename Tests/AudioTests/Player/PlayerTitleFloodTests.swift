@@ -1,3 +1,4 @@
+import CurlSupport
 import WavedialTestSupport
 import Logging
 import XCTest
@@ -21,7 +22,7 @@ final class PlayerTitleFloodTests: XCTestCase {
     private func makePlayer(_ name: String, timeShift: Double = 300) -> (Player, PlayerRecorder, URL) {
         let capture = AlsaCapture.device(named: name)
         let settings = PlayerSettings(output: AlsaOutputSettings(device: capture.device),
-                                      source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3),
+                                      source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3, allowedAddresses: IPNetwork.loopback),
                                       timeShiftSeconds: timeShift, startTimeout: 5)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
