@@ -72,8 +72,20 @@ struct DemoStreamConnection {
         return head  // too long: parse refuses it with 431
     }
 
+    /// Answers with an error status, then lets the client finish sending (at most 64 KiB, 1 s) before the
+    /// socket is closed: closed with unread bytes, it would reset, and the client could lose the answer.
     private func respond(_ code: Int, _ reason: String) {
-        _ = send("HTTP/1.0 \(code) \(reason)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(reason)\n")
+        guard send("HTTP/1.0 \(code) \(reason)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(reason)\n") else { return }
+        shutdown(socket, Int32(SHUT_WR))
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var drained = 0
+        while drained < 65_536 && !latch.isStopped {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { return }
+            drained += count
+        }
     }
 
     private func stream(_ station: DemoStation, from file: Int32, size: Int64, metadata: Bool) {
