@@ -98,7 +98,8 @@ final class DemoBandTests: XCTestCase {
             let loudest = try XCTUnwrap(powers.indices.max { powers[$0] < powers[$1] })
             XCTAssertEqual(band[loudest].toneHz, station.toneHz, "\(station.name): the tone heard; powers \(powers)")
             let others = powers.enumerated().filter { $0.offset != loudest }.map(\.element).max() ?? 0
-            XCTAssertGreaterThan(powers[loudest], 20 * others, "\(station.name): its tone stands out; powers \(powers)")
+            // Every connection starts with the ident, under which the chord ducks: still 5 times the rest.
+            XCTAssertGreaterThan(powers[loudest], 5 * others, "\(station.name): its tone stands out; powers \(powers)")
         }
 
         // Titles change as the programme does (every 12 s of audio).

@@ -3,9 +3,10 @@ import Foundation
 /// The demo band's audio: one loop a station, made on this machine at first use and kept.
 ///
 /// Each loop (``DemoStation/loopSeconds`` long, 48 kHz stereo) is a chord on the station's tone, its upper
-/// voices swelling in turn, with a spoken ident over it ("You are listening to Радио Волна, ninety-one
-/// point seven": espeak-ng, the name in its own language's voice); every partial is a whole number of
-/// cycles per loop, so the loop joins without a click. ffmpeg mixes and encodes it in the station's
+/// voices swelling in turn, with a spoken ident at its start ("You are listening to Радио Волна, ninety-one
+/// point seven": espeak-ng, the name in its own language's voice) over which the chord ducks, as a
+/// presenter's microphone ducks the music; every partial is a whole number of cycles per loop, so the loop
+/// joins without a click. ffmpeg mixes and encodes it in the station's
 /// format. Files are written under a temporary name and renamed, so a stop half-way or a second daemon
 /// making the same file leaves no broken one. Call from one thread.
 public struct DemoMedia: Sendable {
@@ -91,7 +92,8 @@ public struct DemoMedia: Sendable {
             + "\(escaped(station.spokenFrequency)). Wavedial demo band.</speak>"
     }
 
-    /// ffmpeg's arguments: the chord (aevalsrc) mixed with the ident, which starts half a second in.
+    /// ffmpeg's arguments: the chord (aevalsrc), ducked under the ident (which starts half a second in) by a
+    /// side-chain compressor, mixed with it and limited below full scale (espeak-ng speaks at full scale).
     static func mixArguments(_ station: DemoStation, ident: String, output: String) -> [String] {
         let tone = station.toneHz
         let loop = DemoStation.loopSeconds
@@ -105,8 +107,10 @@ public struct DemoMedia: Sendable {
         var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-threads", "1", "-i", ident,
                          "-f", "lavfi", "-i", "aevalsrc=exprs='\(chord)':s=48000:d=\(loop)"]
         arguments += ["-filter_complex",
-                      "[0:a]aresample=48000,adelay=500,apad,volume=1.5[ident];"
-                        + "[1:a][ident]amix=inputs=2:duration=first:normalize=0,pan=stereo|c0=c0|c1=c0[out]",
+                      "[0:a]aresample=48000,adelay=500,apad,volume=0.9,asplit=2[key][ident];"
+                        + "[1:a][key]sidechaincompress=threshold=0.02:ratio=10:attack=5:release=400[bed];"
+                        + "[bed][ident]amix=inputs=2:duration=first:normalize=0,alimiter=limit=0.95:level=false,"
+                        + "pan=stereo|c0=c0|c1=c0[out]",
                       "-map", "[out]", "-fflags", "+bitexact", "-flags:a", "+bitexact"]
         return arguments + station.encoding.ffmpegOutput + [output]
     }
