@@ -52,6 +52,8 @@ public struct DemoRequest: Sendable, Equatable {
         // Printable ASCII and the line ends only: no NUL, no bytes a terminal or a log would act on.
         guard head.allSatisfy({ (32...126).contains($0) || $0 == 13 || $0 == 10 }) else { return .failure(.badRequest) }
         var lines = String(decoding: head.dropLast(4), as: UTF8.self).components(separatedBy: "\r\n")
+        // A CR or LF that is not part of a line end would pass into the path or a field.
+        guard !lines.contains(where: { $0.contains("\r") || $0.contains("\n") }) else { return .failure(.badRequest) }
         let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false)
         guard requestLine.count == 3, requestLine[2] == "HTTP/1.0" || requestLine[2] == "HTTP/1.1" else {
             return .failure(.badRequest)

@@ -66,6 +66,8 @@ struct ToolProcess {
         }
         // WIFEXITED and WEXITSTATUS are macros: the low 7 bits hold the signal, the next 8 the exit code.
         let signal = status & 0x7F, code = (status >> 8) & 0xFF
+        // Ctrl-C reaches the tool with the daemon (one process group): its failure is the stop's.
+        guard shouldContinue() else { throw DemoBandError.cancelled }
         guard signal == 0 && code == 0 else {
             throw DemoBandError.toolFailed(executable, status: signal == 0 ? code : 128 + signal, message: Self.tail(of: errorLog))
         }

@@ -20,7 +20,8 @@ final class DemoRequestTests: XCTestCase {
         for bad in ["GET /demo HTTP/2\r\n\r\n", "GET demo HTTP/1.1\r\n\r\n", "GET  /demo HTTP/1.1\r\n\r\n", "\r\n\r\n",
                     "GET /demo HTTP/1.1\r\nno colon\r\n\r\n", "GET /demo HTTP/1.1\r\n: empty name\r\n\r\n",
                     "GET /demo HTTP/1.1\r\nBad Name: x\r\n\r\n", "GET /d\u{1B}[2J HTTP/1.1\r\n\r\n", "GET /d\0 HTTP/1.1\r\n\r\n",
-                    "GET /dé HTTP/1.1\r\n\r\n", "get /demo HTTP/1.1\r\n\r\n", "GET /demo HTTP/1.1\r\n"] {
+                    "GET /dé HTTP/1.1\r\n\r\n", "get /demo HTTP/1.1\r\n\r\n", "GET /demo HTTP/1.1\r\n",
+                    "GET /demo/\rvolna HTTP/1.1\r\n\r\n", "GET /demo HTTP/1.1\r\nA: b\nc\r\n\r\n"] {
             XCTAssertEqual(parse(bad), .failure(.badRequest), bad.debugDescription)
         }
         // Bytes after the blank line are not part of a head.
