@@ -10,7 +10,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-splice", "Audio"), ("fuzz-stream-response", "Audio"),
     ("fuzz-config", "WavedialConfig"), ("fuzz-control", "Supervisor"), ("fuzz-ogg", "Audio"), ("fuzz-flac", "Audio"),
     ("fuzz-hls-playlist", "Audio"), ("fuzz-mpegts", "Audio"), ("fuzz-fmp4", "Audio"), ("fuzz-id3", "Audio"),
-    ("fuzz-sniff", "Audio"), ("fuzz-address", "Audio"),
+    ("fuzz-sniff", "Audio"), ("fuzz-address", "Audio"), ("fuzz-demo-request", "Supervisor"),
     // Text from outside: an imported favorites file, a DNS answer, names for the LCD and the dial, a search.
     ("fuzz-favorites-file", "WavedialCore"), ("fuzz-srv-record", "RadioBrowser"), ("fuzz-rom-transliterator", "Display"),
     ("fuzz-stated-frequency", "WavedialCore"), ("fuzz-search", "WavedialCore"),

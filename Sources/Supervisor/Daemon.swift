@@ -25,13 +25,17 @@ public final class Daemon {
     private let configPath: String
     private var configuration: Configuration
     private let mode: Mode
+    private let demo: Bool
     private let logger: Logger
     private let notifier = SystemdNotifier()
 
-    public init(configPath: String, configuration: Configuration, mode: Mode, logger: Logger) {
+    /// - Parameter demo: play the offline ``DemoBand`` (its own database beside the configured one, its
+    ///   stations made and served on this machine) instead of the catalog; no sync, no click reports.
+    public init(configPath: String, configuration: Configuration, mode: Mode, demo: Bool = false, logger: Logger) {
         self.configPath = configPath
         self.configuration = configuration
         self.mode = mode
+        self.demo = demo
         self.logger = logger
     }
 
@@ -39,8 +43,9 @@ public final class Daemon {
     public func run() -> Int32 {
         // Signals are caught from the start, so a stop during start-up is a clean stop too.
         let stop = DispatchSemaphore(value: 0)
+        let stopRequested = ManagedFlag()
         var controllerForReload: RadioController?
-        let signals = watchSignals(stop: stop) { [self] in
+        let signals = watchSignals(stop: stop, stopRequested: stopRequested) { [self] in
             guard let controller = controllerForReload else { return }
             notifier.notify("RELOADING=1")
             _ = reload(controller)
@@ -48,13 +53,18 @@ public final class Daemon {
         }
         // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
         CurlEasy.initializeLibrary()
+        let databasePath = demo ? DemoBand.databasePath(beside: configuration.catalog.database) : configuration.catalog.database
         let database: WavedialDatabase
         do {
-            database = try WavedialDatabase.open(path: configuration.catalog.database)
+            database = try WavedialDatabase.open(path: databasePath)
         } catch {
-            logger.critical("cannot open the database", metadata: ["database": "\(configuration.catalog.database)", "error": "\(error)"])
+            logger.critical("cannot open the database", metadata: ["database": "\(databasePath)", "error": "\(error)"])
             notifier.notify("STATUS=cannot open the database: \(error)")
             return 1
+        }
+        let demoBand = demo ? startDemoBand(database: database, databasePath: databasePath, stopRequested: stopRequested) : nil
+        if demo {
+            guard demoBand != nil else { return stopRequested.isSet ? 0 : 1 }
         }
 
         let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"))
@@ -65,9 +75,11 @@ public final class Daemon {
             initialState: DisplayViewState(phase: .idle, clock: Date()), logger: Logger(label: "wavedial.display")
         ) { problem in controllerReference?.setNotice(problem, from: "display") }
         let clicks = ClickReporter(servers: configuration.catalog.servers, logger: logger)
+        // Radio Browser counts plays of its own stations only: the demo band's are never reported.
+        let reportPlay: (Station) -> Void = demo ? { _ in } : { clicks.report($0) }
         let controller = RadioController(
             configuration: configuration, database: database, player: player,
-            display: { display.update($0) }, reportPlay: { clicks.report($0) }, logger: Logger(label: "wavedial.controller"))
+            display: { display.update($0) }, reportPlay: reportPlay, logger: Logger(label: "wavedial.controller"))
         // Ticks time the knob's rest (20 ms while it turns) and otherwise refresh the clock and counters.
         let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
         func pace(fast: Bool) {
@@ -84,7 +96,8 @@ public final class Daemon {
 
         display.start()
         controller.start(resume: configuration.daemon.resumeOnStart)
-        catalog.start()
+        // The demo band's database holds the demo band only: the catalog is never synced into it.
+        if !demo { catalog.start() }
         let input = startInput(controller)
         let simulatedInput = startSimulatedInput(controller)
         ticker.resume()
@@ -107,11 +120,15 @@ public final class Daemon {
         } catch {
             logger.critical("cannot open the control socket", metadata: ["control.socket": "\(configuration.daemon.controlSocket)", "error": "\(error)"])
             notifier.notify("STATUS=cannot open the control socket: \(error)")
+            _ = demoBand?.stop(waitingUpTo: 2)
             return 1
         }
 
         let terminal = mode == .simulator(interactive: true)
-            ? TerminalSimulator(controller: controller, display: display, onQuit: { stop.signal() }) : nil
+            ? TerminalSimulator(
+                controller: controller, display: display,
+                banner: demo ? "Offline demo band: made-up stations, made and played on this machine" : nil,
+                onQuit: { stop.signal() }) : nil
         terminal?.start()
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
         let released = ExecutableImage.releaseStartUpPages()
@@ -138,6 +155,7 @@ public final class Daemon {
         controller.shutdown()
         ended("wd-clicks", clicks.stop(waitingUpTo: 2))
         ended("wd-audio/wd-net", player.shutdown())
+        ended("wd-demo-accept/wd-demo-stream", demoBand?.stop(waitingUpTo: 3) ?? true)
         ended("wd-lcd", display.stop(waitingUpTo: 2))
         for source in signals { ended("wd-signals", Self.cancelAndWait(source, timeout: 1)) }
         guard late.isEmpty else {
@@ -172,6 +190,8 @@ public final class Daemon {
             return ControlResponse(ok: true, status: controller.status)
         case "lcd":
             return ControlResponse(ok: true, lines: TerminalRenderer(framed: false).lines(display.screen))
+        case "sync" where demo:
+            return .failure("the demo band has no catalog to sync: start wavediald without --demo for Radio Browser's")
         case "sync":
             do {
                 return ControlResponse(ok: true, sync: try catalog.syncNow())
@@ -233,7 +253,34 @@ public final class Daemon {
         return (reader, backend)
     }
 
-    private func watchSignals(stop: DispatchSemaphore, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
+    /// Makes and starts the demo band (media made at first start, told on stderr as it goes: the terminal
+    /// simulator clears the screen only once the radio runs). - Returns: nil when it could not start (said
+    /// why) or a stop came meanwhile (`stopRequested`).
+    private func startDemoBand(database: WavedialDatabase, databasePath: String, stopRequested: ManagedFlag) -> DemoBand? {
+        let environment = ProcessInfo.processInfo.environment
+        let media = DemoMedia(directory: DemoMedia.defaultDirectory(environment: environment, databasePath: databasePath))
+        let band = DemoBand(media: media, logger: Logger(label: "wavedial.demo"))
+        do {
+            try band.start(
+                database: database, location: configuration.location.coordinate,
+                searchPath: environment["PATH"] ?? "/usr/bin:/bin", shouldContinue: { !stopRequested.isSet },
+                progress: { made, total in
+                    // One line redrawn on a terminal, a line a station in a log.
+                    let end = isatty(STDERR_FILENO) == 1 && made < total ? "\r" : "\n"
+                    let text = "wavediald: making the demo band's audio, once (kept in \(band.mediaDirectory)): \(made) of \(total)"
+                    FileHandle.standardError.write(Data((text + end).utf8))
+                })
+            return band
+        } catch {
+            _ = band.stop(waitingUpTo: 2)
+            if case DemoBandError.cancelled = error { return nil }
+            logger.critical("the demo band cannot start", metadata: ["error": "\(error)"])
+            notifier.notify("STATUS=the demo band cannot start: \(error)")
+            return nil
+        }
+    }
+
+    private func watchSignals(stop: DispatchSemaphore, stopRequested: ManagedFlag, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
         // Blocked before any thread exists, so in every thread (each inherits its creator's mask): the
         // signals then wait for libdispatch's signalfd. Unblocked, one could land on a thread that is
         // ending (a control client's, a resolver's) and be lost with it: SIGTERM would go unheard.
@@ -246,7 +293,10 @@ public final class Daemon {
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler {
+                stopRequested.set()
+                stop.signal()
+            }
             source.resume()
             sources.append(source)
         }

@@ -1,17 +1,21 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Supervisor
 import WavedialConfig
 import WavedialCore
 
-/// Options every command takes: where the configuration is.
+/// Options every command takes: where the configuration is, and whether the demo band's database is meant.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Configuration file (default: $WAVEDIAL_CONFIG, else \(Configuration.defaultPath)).", valueName: "path"))
     var config: String?
 
+    @Flag(name: .long, help: "Use the offline demo band's database (what 'wavediald --demo' plays) instead of the catalog's.")
+    var demo = false
+
     /// Prepares the command line for ArgumentParser: global options given before the
-    /// subcommand (`wavedial --config X dial`) move to where the subcommand parses them (it has
+    /// subcommand (`wavedial --config X dial`, `wavedial --demo fav list`) move to where the subcommand parses them (it has
     /// no inherited options), and a negative number in a positional place (`sim turn -3`,
     /// `location set -33.9 18.4`) is marked as positional with `--` rather than read as a flag.
     static func normalized(_ arguments: [String]) -> [String] {
@@ -35,7 +39,7 @@ struct GlobalOptions: ParsableArguments {
             if first == "--config", rest.count >= 2 {
                 global += rest.prefix(2)
                 rest.removeFirst(2)
-            } else if first.hasPrefix("--config=") {
+            } else if first.hasPrefix("--config=") || first == "--demo" {
                 global.append(rest.removeFirst())
             } else {
                 break
@@ -53,18 +57,23 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Loads and checks the configuration. A config named with `--config` or
-    /// `WAVEDIAL_CONFIG` must exist; when the default one does not, the defaults apply.
+    /// `WAVEDIAL_CONFIG` must exist; when the default one does not, the defaults apply. With `--demo`
+    /// the database is the demo band's, beside the configured one (``DemoBand/databasePath(beside:)``).
     /// - Throws: ``CLIError`` with the file, key and line of each problem.
     func loadConfiguration() throws -> Configuration {
         let path = configPath
+        var configuration: Configuration
         if path == Configuration.defaultPath, !FileManager.default.fileExists(atPath: path) {
-            return Configuration()
+            configuration = Configuration()
+        } else {
+            do {
+                configuration = try Configuration.load(path: path)
+            } catch {
+                throw CLIError("config \(error)", exitCode: ExitStatus.config)
+            }
         }
-        do {
-            return try Configuration.load(path: path)
-        } catch {
-            throw CLIError("config \(error)", exitCode: ExitStatus.config)
-        }
+        if demo { configuration.catalog.database = DemoBand.databasePath(beside: configuration.catalog.database) }
+        return configuration
     }
 
     /// The configuration and the database it names.

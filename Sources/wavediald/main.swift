@@ -20,6 +20,18 @@ struct WavedialDaemonCommand: ParsableCommand {
     @Flag(help: "With --simulate: no terminal UI; drive it with 'wavedial sim turn|press'.")
     var headless = false
 
+    @Flag(help: ArgumentHelp(
+        "With --simulate or --headless: the offline demo band, made-up stations made and served on this machine.",
+        discussion: "Needs espeak-ng and ffmpeg (the audio is made once and cached). It has its own database beside the "
+            + "configured one (wavedial-demo.sqlite): the catalog and favorites are never touched; 'wavedial --demo' uses it."))
+    var demo = false
+
+    func validate() throws {
+        if demo && !(simulate || headless) {
+            throw ValidationError("--demo needs --simulate (or --headless): the demo band is for trying the radio, not for the appliance")
+        }
+    }
+
     func run() throws {
         let path = config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Configuration.defaultPath
@@ -39,7 +51,7 @@ struct WavedialDaemonCommand: ParsableCommand {
             throw ExitCode(78)
         }
         let mode: Daemon.Mode = simulate || headless ? .simulator(interactive: interactive) : .appliance
-        let daemon = Daemon(configPath: path, configuration: configuration, mode: mode, logger: Logger(label: "wavedial.daemon"))
+        let daemon = Daemon(configPath: path, configuration: configuration, mode: mode, demo: demo, logger: Logger(label: "wavedial.daemon"))
         let status = daemon.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -21,8 +21,13 @@ struct RadioConfigFile {
 
     /// The database in `directory`, `catalog` as the only server.
     init(directory: TemporaryDirectory, catalog: RadioBrowserTestServer, socket: String) {
+        self.init(directory: directory, servers: [catalog.baseURL], socket: socket)
+    }
+
+    /// The database in `directory`, `servers` as the Radio Browser servers (a closed port: no network).
+    init(directory: TemporaryDirectory, servers: [String], socket: String) {
         database = directory.path("db/wavedial.sqlite")
-        servers = [catalog.baseURL]
+        self.servers = servers
         self.socket = socket
     }
 

@@ -71,6 +71,23 @@ public enum PCMAnalysis {
         return Double(sampleRate) / (Double(total) / Double(kept))
     }
 
+    /// The power of one channel at `frequency` (Goertzel's algorithm over the whole of `samples`, normalised
+    /// by its length): compared across frequencies, it says which tone a capture holds even under speech.
+    public static func power(_ samples: [Int16], channels: Int, sampleRate: Int, frequency: Double, channel: Int = 0) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
+        var previous = 0.0, beforePrevious = 0.0
+        var count = 0
+        for index in stride(from: channel, to: samples.count, by: channels) {
+            let current = Double(samples[index]) + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+            count += 1
+        }
+        guard count > 0 else { return 0 }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        return power / Double(count * count)
+    }
+
     /// The longest run of near-silent frames, in frames, between the first and the last loud frame.
     public static func longestSilence(_ samples: [Int16], channels: Int, threshold: Int16 = 64) -> Int {
         let frames = samples.count / channels

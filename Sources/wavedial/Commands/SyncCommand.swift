@@ -17,6 +17,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON.") var json = false
 
     func run() throws {
+        guard !global.demo else {
+            throw CLIError("the demo band is made on this machine, not synced: drop --demo to sync the catalog", exitCode: ExitStatus.usage)
+        }
         let daemon = try DaemonConnection(global, timeoutSeconds: 900)
         if daemon.isDaemonRunning {
             // The daemon owns the schedule and rebuilds its bands after a sync: let it do this one.
