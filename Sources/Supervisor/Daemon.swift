@@ -79,7 +79,8 @@ public final class Daemon {
         let reportPlay: (Station) -> Void = demo ? { _ in } : { clicks.report($0) }
         let controller = RadioController(
             configuration: configuration, database: database, player: player,
-            display: { display.update($0) }, reportPlay: reportPlay, logger: Logger(label: "wavedial.controller"))
+            display: { display.update($0) }, reportPlay: reportPlay,
+            isServedHere: { demoBand?.isLocalDemo($0) ?? false }, logger: Logger(label: "wavedial.controller"))
         // Ticks time the knob's rest (20 ms while it turns) and otherwise refresh the clock and counters.
         let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
         func pace(fast: Bool) {

@@ -28,6 +28,9 @@ final class DemoBandTests: XCTestCase {
         // No network: the only Radio Browser server is a port nothing listens on.
         var config = RadioConfigFile(directory: directory, servers: ["http://127.0.0.1:\(freeLoopbackPort())"], socket: socketPath)
         config.audioDevice = device
+        // The real address policy (no loopback allowed by configuration): the demo band's own server is
+        // the one loopback address its stations may reach.
+        config.allowedAddresses = []
         try config.write(to: configPath)
         realDatabase = config.database
         cli.environment["WAVEDIAL_CONFIG"] = configPath

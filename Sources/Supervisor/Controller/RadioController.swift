@@ -22,6 +22,8 @@ public final class RadioController: @unchecked Sendable {
     private let player: RadioPlayer
     private let display: (DisplayViewState) -> Void
     private let reportPlay: (Station) -> Void
+    /// Whether the radio serves `station` itself (the offline demo band on loopback).
+    private let isServedHere: (Station) -> Bool
     private let monotonic: () -> UInt64
     private let logger: Logger
 
@@ -65,6 +67,7 @@ public final class RadioController: @unchecked Sendable {
     public init(
         configuration: Configuration, database: WavedialDatabase, player: RadioPlayer,
         display: @escaping (DisplayViewState) -> Void, reportPlay: @escaping (Station) -> Void = { _ in },
+        isServedHere: @escaping (Station) -> Bool = { _ in false },
         monotonic: @escaping () -> UInt64 = MonotonicClock.now, logger: Logger
     ) {
         self.configuration = configuration
@@ -72,6 +75,7 @@ public final class RadioController: @unchecked Sendable {
         self.player = player
         self.display = display
         self.reportPlay = reportPlay
+        self.isServedHere = isServedHere
         self.monotonic = monotonic
         self.logger = logger
         needle = Needle(kHz: configuration.dial.band.startKHz)
@@ -310,8 +314,13 @@ public final class RadioController: @unchecked Sendable {
 
     /// A catalog station may reach public addresses only; the snapshot of a favorite the user typed
     /// (the very record, not a catalog station with its uuid) may reach the home network too.
+    /// A station the radio serves itself (the offline demo band, ``DemoBand/isLocalDemo(_:)``) may reach
+    /// 127.0.0.1, where its server listens, and nothing else a catalog station may not.
     private func addressPolicy(for station: Station) -> AddressPolicy {
-        typedFavorites[station.stationuuid] == station ? .userTyped : .catalog
+        if isServedHere(station) {
+            return AddressPolicy.catalog.allowing([IPNetwork(IPAddress(v4: 0x7F00_0001), prefixLength: 32)])
+        }
+        return typedFavorites[station.stationuuid] == station ? .userTyped : .catalog
     }
 
     private func persist() {
