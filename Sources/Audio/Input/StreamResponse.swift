@@ -20,6 +20,9 @@ public struct StreamResponse: Equatable, Sendable {
     public var metaint: Int? { headers["icy-metaint"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
     /// `icy-name`: the station's own name.
     public var name: String? { headers["icy-name"].map { ICYMetadataParser.decodeText(Array($0.utf8)) } }
-    /// `icy-br`: the announced bitrate in kbit/s (some servers send "128,128").
-    public var bitrate: Int? { headers["icy-br"].flatMap { $0.split(separator: ",").first }.flatMap { Int($0) } }
+    /// `icy-br`: the announced bitrate in kbit/s (some servers send "128,128"); nil when absent or
+    /// beyond any audio stream's (the player multiplies it into bytes a second).
+    public var bitrate: Int? {
+        headers["icy-br"].flatMap { $0.split(separator: ",").first }.flatMap { Int($0) }.flatMap { (1...100_000).contains($0) ? $0 : nil }
+    }
 }
