@@ -392,6 +392,21 @@ public final class RadioController: @unchecked Sendable {
         queue.async { [self] in observers[id] = nil }
     }
 
+    /// A subscription for the control socket (``ControlServer/Subscriber``): `send` gets the current
+    /// status, then each change, on the controller's queue, until it returns false. It must not block
+    /// (the control server only leaves the status in the subscriber's outbox).
+    /// - Returns: a function that ends the subscription.
+    public func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void {
+        let id = UUID()
+        queue.async { [self] in
+            guard send(makeStatus()) else { return }
+            observers[id] = { [weak self] status in
+                if !send(status) { self?.observers[id] = nil }
+            }
+        }
+        return { [weak self] in self?.removeObserver(id) }
+    }
+
     private func refresh() {
         let now = monotonic()
         if needle.isTurning != fastTicks {
