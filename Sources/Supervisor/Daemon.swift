@@ -108,14 +108,7 @@ public final class Daemon {
             respond: { [self] request in
                 respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },
-            subscribe: { send in
-                let lock = NSLock()
-                var token: UUID?
-                token = controller.observe { status in
-                    if !send(status), let id = lock.withLock({ token }) { controller.removeObserver(id) }
-                }
-                return { if let id = lock.withLock({ token }) { controller.removeObserver(id) } }
-            })
+            subscribe: controller.subscribe)
         do {
             try server.start()
         } catch {

@@ -19,7 +19,7 @@ var settingArguments: [String] = []
 var rest = CommandLine.arguments.dropFirst()
 while let argument = rest.popFirst(), argument != "--" {
     if argument == "--seconds" {
-        guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { fail("wavedial-player: --seconds needs a positive number", code: 64) }
+        guard let value = rest.popFirst().flatMap(Double.init), value > 0, value.isFinite else { fail("wavedial-player: --seconds needs a positive number", code: 64) }
         seconds = value
     } else {
         settingArguments.append(argument)

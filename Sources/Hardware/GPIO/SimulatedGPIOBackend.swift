@@ -84,10 +84,15 @@ public final class SimulatedGPIOBackend: GPIOBackend {
         }
     }
 
+    /// How far ahead a scheduled signal may reach (an hour): a knob is not turned further ahead, and
+    /// parts sent one after the other must not push the schedule on without end.
+    public static let maximumScheduleAheadNanoseconds: UInt64 = 3_600_000_000_000
+
     /// Plays a signal in real time: the first edge comes after the last one scheduled (or now,
     /// when that has passed) plus its delay, each next one its delay later. A signal sent in
     /// parts continues where the previous part ended. Throws `GPIOError` `.lineNotFound` for a
-    /// role no requested line has, before any edge of `signal` is queued.
+    /// role no requested line has, and `.system` for a signal that would end more than
+    /// ``maximumScheduleAheadNanoseconds`` from now, before any edge of `signal` is queued.
     public func schedule(_ signal: [TimedEdge]) throws {
         condition.lock()
         let roles = specs.map(\.role)
@@ -99,7 +104,13 @@ public final class SimulatedGPIOBackend: GPIOBackend {
             }
             lines.append(line)
         }
-        var time = max(MonotonicClock.now(), condition.withLock { lastScheduled })
+        let now = MonotonicClock.now()
+        var time = max(now, condition.withLock { lastScheduled })
+        // Added up in Double: the delays come from a control client and may be anything.
+        let end = Double(time - now) + signal.reduce(0.0) { $0 + Double($1.afterNanoseconds) }
+        guard end <= Double(Self.maximumScheduleAheadNanoseconds) else {
+            throw GPIOError(.system, "the signal would end more than an hour from now")
+        }
         inject(zip(signal, lines).map { edge, line in
             time += edge.afterNanoseconds
             return GPIOEdge(line: line, edge.level ? .rising : .falling, at: time)

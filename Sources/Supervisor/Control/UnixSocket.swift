@@ -60,10 +60,13 @@ public final class UnixSocket {
         return socket
     }
 
-    /// Connects to the socket at `path`.
-    public static func connect(to path: String) throws -> UnixSocket {
+    /// Connects to the socket at `path`, waiting at most `timeoutSeconds` (when given) while the
+    /// server's backlog is full (then it fails with `EAGAIN`).
+    public static func connect(to path: String, timeoutSeconds: Int? = nil) throws -> UnixSocket {
         let socket = try make()
         var address = try address(path)
+        // A Unix socket's connect waits for room in the listener's backlog as long as a send may block.
+        if let timeoutSeconds { socket.setSendTimeout(seconds: timeoutSeconds) }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -98,6 +101,21 @@ public final class UnixSocket {
     public func setReceiveTimeout(seconds: Int) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Waits until there is something to read (or the peer left) or `deadline` passes.
+    /// - Returns: false when the deadline passed first.
+    public func waitUntilReadable(before deadline: DispatchTime) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let now = DispatchTime.now()
+            guard now < deadline else { return false }
+            let milliseconds = (deadline.uptimeNanoseconds - now.uptimeNanoseconds + 999_999) / 1_000_000
+            let ready = poll(&entry, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            // Ready, hung up, or an error that the next read reports.
+            if ready != 0 { return true }
+        }
     }
 
     /// Writes all of `data`; false when the peer is gone or too slow.

@@ -46,7 +46,7 @@ extension RadioController {
             }
             return tune(to: value)
         case "sim_turn":
-            guard let steps = request.steps, steps != 0, abs(steps) <= 10_000 else {
+            guard let steps = request.steps, steps != 0, (-10_000...10_000).contains(steps) else {
                 return "sim_turn needs steps: a whole number from -10000 to 10000, not 0"
             }
             handleNow(.detent(delta: steps), at: now)
@@ -63,14 +63,17 @@ extension RadioController {
     }
 
     /// `tune 94.1` tunes the station nearest 94.1 MHz on the band shown; `tune NAME|UUID`
-    /// tunes that station.
+    /// tunes that station. A text that reads as infinite or not a number ("inf", "NaN") is no
+    /// frequency: it is looked up as a name.
     private func tune(to value: String) -> String? {
         let band = dialBand
-        if let mhz = Double(value.replacingOccurrences(of: ",", with: ".")) {
+        if let mhz = Double(value.replacingOccurrences(of: ",", with: ".")), mhz.isFinite {
+            let outside = "\(value) MHz is outside the band (\(band.band.format(band.band.startKHz))–\(band.band.format(band.band.endKHz)) MHz)"
+            // Checked in MHz first: far off the band (1e300) there is no whole number of kHz.
+            let near = band.band.megahertz(band.band.startKHz) - 1...band.band.megahertz(band.band.endKHz) + 1
+            guard near.contains(mhz) else { return outside }
             let kHz = Int((mhz * 1000).rounded())
-            guard band.band.contains(kHz) else {
-                return "\(value) MHz is outside the band (\(band.band.format(band.band.startKHz))–\(band.band.format(band.band.endKHz)) MHz)"
-            }
+            guard band.band.contains(kHz) else { return outside }
             guard let entry = band.closest(to: kHz) else { return "no station on the band: run 'wavedial sync'" }
             return tuneStation(uuid: entry.stationuuid) ? nil : "station \(entry.stationuuid) is not in the catalog"
         }

@@ -400,19 +400,22 @@ public final class RadioController: @unchecked Sendable {
     /// The radio's state now.
     public var status: RadioStatus { queue.sync { makeStatus() } }
 
-    /// Calls `handler` on the controller's queue whenever the status changes, starting with
-    /// the current one; returns a token to stop.
-    public func observe(_ handler: @escaping (RadioStatus) -> Void) -> UUID {
+    /// Subscribes to the status (the control socket's ``ControlServer/Subscriber``): `send` gets the
+    /// current status, then each change, on the controller's queue, until it returns false. It must not
+    /// block: the control server only leaves the status in the subscriber's outbox.
+    /// - Returns: a function that ends the subscription.
+    public func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void {
         let id = UUID()
         queue.async { [self] in
-            observers[id] = handler
-            handler(makeStatus())
+            guard send(makeStatus()) else { return }
+            observers[id] = { [weak self] status in
+                if !send(status) { self?.observers[id] = nil }
+            }
         }
-        return id
-    }
-
-    public func removeObserver(_ id: UUID) {
-        queue.async { [self] in observers[id] = nil }
+        return { [weak self] in
+            guard let controller = self else { return }
+            controller.queue.async { controller.observers[id] = nil }
+        }
     }
 
     private func refresh() {

@@ -24,7 +24,8 @@ struct CheckURLCommand: ParsableCommand {
 
     func validate() throws {
         try StreamURLArgument.validate(url)
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }  // NaN too
+        guard timeout <= 3600 else { throw ValidationError("--timeout must be at most 3600") }
     }
 
     func run() throws {

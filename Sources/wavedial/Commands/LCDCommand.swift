@@ -33,8 +33,13 @@ struct LCDCommand: ParsableCommand {
         var gpioChip: String?
         @Option(help: "GPIO lines for direct wiring: rs,e,d4,d5,d6,d7[,backlight].")
         var gpioPins: String?
-        @Option(parsing: .unconditional, help: "Marquee speed in characters a second.")
+        @Option(parsing: .unconditional, help: "Marquee speed in characters a second (0.5 to 20).")
         var scrollSpeed: Double?
+
+        func validate() throws {
+            // The config's range for scroll_speed.
+            if let scrollSpeed, !(0.5...20).contains(scrollSpeed) { throw ValidationError("--scroll-speed must be from 0.5 to 20") }
+        }
 
         func settings() throws -> DisplaySettings {
             var settings = try global.loadConfiguration().display
@@ -106,8 +111,12 @@ struct LCDCommand: ParsableCommand {
             abstract: "Play a test pattern on the LCD: every cell, every character and glyph, backlight blink.")
 
         @OptionGroup var display: DisplayOptions
-        @Option(parsing: .unconditional, help: "Seconds each picture stays up.")
+        @Option(parsing: .unconditional, help: "Seconds each picture stays up (at most 60).")
         var seconds: Double = 1.5
+
+        func validate() throws {
+            guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be positive, at most 60") }  // NaN too
+        }
 
         func run() throws {
             let settings = try display.settings()
@@ -159,7 +168,10 @@ struct LCDCommand: ParsableCommand {
 
         func validate() throws {
             if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be from 0 to 100") }
-            if let frequency, !(frequency.isFinite && frequency > 0) { throw ValidationError("--frequency must be a positive number of MHz") }
+            if let frequency {
+                guard frequency > 0 else { throw ValidationError("--frequency must be a positive number of MHz") }  // NaN too
+                guard frequency <= 10_000 else { throw ValidationError("--frequency must be at most 10000 MHz") }
+            }
         }
 
         func run() throws {

@@ -14,6 +14,8 @@ struct PlayURLCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds (default: play until interrupted).")
     var seconds: Double?
+    /// Longer than anyone listens to one stream.
+    static let maximumSeconds: Double = 31_536_000
 
     @OptionGroup var global: GlobalOptions
 
@@ -25,7 +27,10 @@ struct PlayURLCommand: ParsableCommand {
 
     func validate() throws {
         try StreamURLArgument.validate(url)
-        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
+        if let seconds {
+            guard seconds > 0 else { throw ValidationError("--seconds must be positive") }  // NaN too
+            guard seconds <= Self.maximumSeconds else { throw ValidationError("--seconds must be at most 31536000 (a year)") }
+        }
         guard (0...1).contains(volume) else { throw ValidationError("--volume must be between 0 and 1") }
     }
 

@@ -14,7 +14,9 @@ struct SimCommand: ParsableCommand {
         @Argument(help: "Detents, e.g. 5 or -3.") var detents: Int
 
         func validate() throws {
-            guard detents != 0, abs(detents) <= 10_000 else { throw ValidationError("detents must be from -10000 to 10000, not 0") }
+            guard detents != 0, (-10_000...10_000).contains(detents) else {
+                throw ValidationError("detents must be from -10000 to 10000, not 0")
+            }
         }
 
         func run() throws {
@@ -74,7 +76,7 @@ struct SimCommand: ParsableCommand {
                 let part = Array(edges[start..<min(start + Self.edgesPerRequest, edges.count)])
                 status = try connection.send(ControlRequest(command: "sim_edges", edges: part)).status
             }
-            let seconds = Double(edges.reduce(0) { $0 + $1.afterNanoseconds }) / 1e9
+            let seconds = edges.reduce(0.0) { $0 + Double($1.afterNanoseconds) } / 1e9
             print("sent \(edges.count) edges (\(String(format: "%.3f", seconds)) s of signal)")
             if let status { print(StatusCommand.describe(status)) }
         }
@@ -88,6 +90,9 @@ struct SimCommand: ParsableCommand {
                 let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
                 guard fields.count == 3, let after = UInt64(fields[0]), let level = Int(fields[2]), level == 0 || level == 1 else {
                     throw CLIError("\(source) line \(index + 1): expected 'NANOSECONDS LINE 0|1', not '\(line.prefix(80))'")
+                }
+                guard after <= SignalEdge.maximumGapNanoseconds else {
+                    throw CLIError("\(source) line \(index + 1): at most \(SignalEdge.maximumGapNanoseconds) ns between edges, not \(after)")
                 }
                 edges.append(SignalEdge(line: String(fields[1]), level: level, afterNanoseconds: after))
             }

@@ -52,6 +52,20 @@ final class SimulatedGPIOBackendTests: XCTestCase {
         backend.release()
     }
 
+    func testASignalReachingMoreThanAnHourAheadIsRefusedAndQueuesNothing() throws {
+        let backend = SimulatedGPIOBackend()
+        _ = try backend.request(chip: "sim", lines: lines)
+        XCTAssertThrowsError(try backend.schedule([.init(role: "play", level: true, afterNanoseconds: .max)])) {
+            XCTAssertEqual(($0 as? GPIOError)?.code, .system)
+        }
+        // Parts of a minute each, one after the other: the sixty-first would end past the hour.
+        let minute: UInt64 = 60_000_000_000
+        for part in 0..<60 { try backend.schedule([.init(role: "play", level: part % 2 == 0, afterNanoseconds: minute - 1)]) }
+        XCTAssertThrowsError(try backend.schedule([.init(role: "play", level: true, afterNanoseconds: minute)]))
+        XCTAssertEqual(try backend.waitForEdges(until: 0), [], "nothing is due yet, nothing of the refused parts queued")
+        backend.release()
+    }
+
     func testUnknownRoleAndDuplicateLineAreErrors() throws {
         let backend = SimulatedGPIOBackend()
         _ = try backend.request(chip: "sim", lines: lines)

@@ -281,19 +281,35 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.played, [])
     }
 
-    func testStatusIsPublishedToObserversOnChange() {
+    func testStatusIsPublishedToSubscribersOnChange() {
         controller.start(resume: false)
         let seen = Box<[String]>([])
-        let token = controller.observe { status in seen.update { $0.append(status.state) } }
+        let end = controller.subscribe { status in
+            seen.update { $0.append(status.state) }
+            return true
+        }
         turn(65)
         advance(second)
-        controller.removeObserver(token)
+        end()
         _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
         controller.tick(at: clock)
         XCTAssertEqual(seen.value.first, "idle")
         XCTAssertTrue(seen.value.contains("tuning"))
         XCTAssertEqual(seen.value.last, "connecting")
-        XCTAssertEqual(seen.value.filter { $0 == "connecting" }.count, 1, "removed observers hear nothing more")
+        XCTAssertEqual(seen.value.filter { $0 == "connecting" }.count, 1, "an ended subscription hears nothing more")
+    }
+
+    func testASubscriptionEndsWhenItsSubscriberSaysSo() {
+        controller.start(resume: false)
+        let seen = Box<[String]>([])
+        _ = controller.subscribe { status in
+            seen.update { $0.append(status.state) }
+            return seen.value.count < 2
+        }
+        turn(65)
+        advance(second)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        XCTAssertEqual(seen.value.count, 2, "nothing after the subscriber refused a status")
     }
 }
 
