@@ -17,12 +17,19 @@ public final class WavedialDatabase: @unchecked Sendable {
     /// Opens (creating if needed) the database at `path`, creating its folder.
     ///
     /// Commits are durable (`synchronous=FULL` in WAL mode): an acknowledged favorite
-    /// survives a pulled plug.
+    /// survives a pulled plug. The file and SQLite's `-wal` and `-shm` are 0660 and, when root
+    /// opens it, stay the folder's owner's (``DatabaseFiles``), so the daemon and the CLI of its
+    /// group share them whichever of them ran first.
     /// - Throws: `DatabaseError` or a file-system error, e.g. when the file is not a database.
     public static func open(path: String) throws -> WavedialDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let files = DatabaseFiles(path: path)
+        try files.create()
+        files.share()
         let pool = try DatabasePool(path: path, configuration: makeConfiguration())
+        // The -wal and -shm SQLite has just made or opened.
+        files.share()
         let database = try WavedialDatabase(writer: pool)
         if try pool.read({ db in try !Self.migrator.hasCompletedMigrations(db) }) {
             throw DatabaseError(message: "\(path) was written by a newer wavedial")
