@@ -10,6 +10,10 @@ import Foundation
 struct DatabaseFiles {
     /// Read-write for the owner and the group, nothing for others.
     static let mode: mode_t = 0o660
+    /// `O_PATH` and `AT_EMPTY_PATH`, Linux's generic values (x86_64, arm64), which Swift's Glibc
+    /// module leaves out with the other GNU names.
+    private static let pathOnly: Int32 = 0o10_000_000
+    private static let emptyPath: Int32 = 0x1000
     let path: String
 
     private var folder: String { (path as NSString).deletingLastPathComponent }
@@ -33,7 +37,11 @@ struct DatabaseFiles {
     /// Brings the files there are to ``mode`` and, as root, to the main file's owner and group (the
     /// folder's, when root owns the main file but not the folder: an earlier root-run CLI made it).
     /// Only files of this user, or any as root; links are not followed. Best effort: a file it cannot
-    /// change is left for SQLite to report.
+    /// change is left for SQLite to report. Call before SQLite opens the database.
+    ///
+    /// The files are reached through `O_PATH` descriptors: closing any other descriptor of a file
+    /// drops every POSIX lock this process holds on it, SQLite's included (another connection of this
+    /// process would then look absent to other processes, which may reset the `-shm` under it).
     func share() {
         let root = geteuid() == 0
         var owner: (uid: uid_t, gid: gid_t)?
@@ -46,16 +54,17 @@ struct DatabaseFiles {
             }
         }
         for file in [path, path + "-wal", path + "-shm"] {
-            let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            let fd = open(file, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if let owner, info.st_uid != owner.uid || info.st_gid != owner.gid {
-                _ = fchown(fd, owner.uid, owner.gid)
+                _ = fchownat(fd, "", owner.uid, owner.gid, Self.emptyPath)
             }
             if (root || info.st_uid == geteuid()) && info.st_mode & 0o7777 != Self.mode {
-                _ = fchmod(fd, Self.mode)
+                // fchmod takes no O_PATH descriptor; its /proc link reaches the same file, not a new link.
+                _ = chmod("/proc/self/fd/\(fd)", Self.mode)
             }
         }
     }

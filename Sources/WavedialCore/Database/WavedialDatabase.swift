@@ -31,8 +31,6 @@ public final class WavedialDatabase: @unchecked Sendable {
         // The pool turns WAL on after the configuration's set-up, and with it synchronous=NORMAL, which
         // leaves commits in the page cache: an acknowledged favorite must be on the card.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        // The -wal and -shm SQLite has just made or opened.
-        files.share()
         let database = try WavedialDatabase(writer: pool)
         if try pool.read({ db in try !Self.migrator.hasCompletedMigrations(db) }) {
             throw DatabaseError(message: "\(path) was written by a newer wavedial")

@@ -82,6 +82,40 @@ final class DatabaseFilePermissionsTests: XCTestCase {
         }
     }
 
+    /// Closing a descriptor of a file drops every POSIX lock the process holds on it: were the files
+    /// reached that way, SQLite's locks of a connection already open in this process would be gone,
+    /// and another process would reset the `-shm` under it (the daemon then crashed in SQLite).
+    func testSharingTheFilesKeepsThisProcesssLocksOnThem() throws {
+        let database = try WavedialDatabase.open(path: databasePath)
+        try database.setLocation(Coordinate(latitude: 52.5, longitude: 13.4))
+        let shm = databasePath + "-shm"
+        let fd = open(shm, O_RDWR | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 200
+        lock.l_len = 1
+        XCTAssertEqual(fcntl(fd, F_SETLK, &lock), 0)
+        XCTAssertEqual(chmod(shm, 0o600), 0)
+        DatabaseFiles(path: databasePath).share()
+        XCTAssertEqual(mode(shm).map { String($0, radix: 8) }, "660")
+        // Another process must still find the byte locked.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR)
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 200)
+            except OSError:
+                sys.exit(3)
+            """, shm]
+        try probe.run()
+        XCTAssertEqual(probe.waitForExit(timeout: 30), .exited(3), "the lock was gone")
+    }
+
     /// A symbolic link planted in the (group-writable) folder is not followed: root neither chowns
     /// nor chmods what it points to.
     func testALinkInPlaceOfASideFileIsNotFollowed() throws {
