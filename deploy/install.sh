@@ -128,7 +128,11 @@ if [ $files_only -eq 0 ]; then
   # The database directory, as the service keeps it (StateDirectoryMode=), so that the
   # CLI of a member of group wavedial can use the database before the daemon first ran.
   install -d -m 2770 "$root/var/lib/wavedial"
-  chown "$(grep "^wavedial:" "$root/etc/passwd" | cut -d: -f3):$(grep "^wavedial:" "$root/etc/group" | cut -d: -f3)" "$root/var/lib/wavedial"
+  owner="$(grep "^wavedial:" "$root/etc/passwd" | cut -d: -f3):$(grep "^wavedial:" "$root/etc/group" | cut -d: -f3)"
+  chown "$owner" "$root/var/lib/wavedial"
+  # Database files that a root-run CLI of an earlier wavedial left to root: the daemon's again (it
+  # makes them 0660 when it opens them). -h: a link planted in the folder is not followed.
+  find "$root/var/lib/wavedial" -maxdepth 1 -type f -name 'wavedial.sqlite*' -exec chown -h "$owner" {} +
   # Whoever ran sudo gets the control socket and the database (group wavedial) at next login.
   if [ -z "$root" ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] \
      && ! id -nG "$SUDO_USER" | tr ' ' '\n' | grep -qx wavedial; then

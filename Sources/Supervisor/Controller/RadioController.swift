@@ -42,6 +42,9 @@ public final class RadioController: @unchecked Sendable {
     private var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var pausedAt: UInt64?
     private var saved: ApplianceState
+    /// What the database holds of `saved`: written only when they differ.
+    private var stored: ApplianceState
+    private var songs = SongHistoryBuffer()
     private var volumeShownUntil: UInt64 = 0
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
@@ -80,6 +83,7 @@ public final class RadioController: @unchecked Sendable {
         self.logger = logger
         needle = Needle(kHz: configuration.dial.band.startKHz)
         saved = (try? database.applianceState()) ?? ApplianceState()
+        stored = saved
     }
 
     // MARK: Life cycle
@@ -108,13 +112,14 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Stops playback (the player fades out) and saves the state.
+    /// Stops playback (the player fades out) and saves the state and the song history still pending.
     public func shutdown() {
         queue.sync {
             observations.forEach { $0.cancel() }
             observations.removeAll()
             player.stop()
             persist()
+            writeSongs(songs.takeAll(at: monotonic()))
         }
     }
 
@@ -160,6 +165,7 @@ public final class RadioController: @unchecked Sendable {
     }
 
     private func tickNow(_ time: UInt64) {
+        writeSongs(songs.takeDue(at: time))
         // Events refresh at once; between them only the needle's rest, the clock, the time-shift
         // counter and the volume overlay's timeout move, so a resting radio refreshes 4 times a second.
         // (A fifth of slack: the daemon's resting ticks come every 250 ms, give or take the timer's leeway.)
@@ -323,10 +329,14 @@ public final class RadioController: @unchecked Sendable {
         return typedFavorites[station.stationuuid] == station ? .userTyped : .catalog
     }
 
+    /// Saves the appliance state durably when it changed (nothing is read back: the SD card and
+    /// the database are left alone while nothing changes).
     private func persist() {
         saved.band = mode.rawValue
+        guard saved != stored else { return }
         do {
-            if try database.applianceState() != saved { try database.saveApplianceState(saved) }
+            try database.saveApplianceState(saved)
+            stored = saved
         } catch {
             logger.error("appliance state not saved", metadata: ["error": "\(error)"])
         }
@@ -341,12 +351,22 @@ public final class RadioController: @unchecked Sendable {
         refresh()
     }
 
+    /// A title reached the speaker: it goes to the song history through ``SongHistoryBuffer`` (one
+    /// entry a station in 10 s, written at most once a minute).
     private func heard(_ title: TrackTitle) {
         guard let station = current, title.station.id == station.stationuuid else { return }
+        let now = monotonic()
+        songs.hear(SongHistoryEntry(stationuuid: station.stationuuid, stationName: station.name, title: title.title,
+                                    heardAt: Date(timeIntervalSince1970: title.unixTime)), at: now)
+        writeSongs(songs.takeDue(at: now))
+    }
+
+    private func writeSongs(_ entries: [SongHistoryEntry]) {
+        guard !entries.isEmpty else { return }
         do {
-            try database.recordSong(title.title, on: station, at: Date(timeIntervalSince1970: title.unixTime))
+            try database.recordSongs(entries)
         } catch {
-            logger.warning("song history not saved", metadata: ["error": "\(error)"])
+            logger.warning("song history not saved", metadata: ["error": "\(error)", "songs": "\(entries.count)"])
         }
     }
 

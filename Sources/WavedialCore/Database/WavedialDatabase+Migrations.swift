@@ -149,6 +149,14 @@ extension WavedialDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v4-deploy-history-without-time-indexes") { db in
+            try db.execute(sql: """
+                -- History is read newest first by id; these indexes were never read, and each history
+                -- write rewrote a page of them on the SD card.
+                DROP INDEX IF EXISTS playHistory_time;
+                DROP INDEX IF EXISTS songHistory_time;
+                """)
+        }
         return migrator
     }
 }

@@ -17,12 +17,20 @@ public final class WavedialDatabase: @unchecked Sendable {
     /// Opens (creating if needed) the database at `path`, creating its folder.
     ///
     /// Commits are durable (`synchronous=FULL` in WAL mode): an acknowledged favorite
-    /// survives a pulled plug.
+    /// survives a pulled plug. The file and SQLite's `-wal` and `-shm` are 0660 and, when root
+    /// opens it, stay the folder's owner's (``DatabaseFiles``), so the daemon and the CLI of its
+    /// group share them whichever of them ran first.
     /// - Throws: `DatabaseError` or a file-system error, e.g. when the file is not a database.
     public static func open(path: String) throws -> WavedialDatabase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let files = DatabaseFiles(path: path)
+        try files.create()
+        files.share()
         let pool = try DatabasePool(path: path, configuration: makeConfiguration())
+        // The pool turns WAL on after the configuration's set-up, and with it synchronous=NORMAL, which
+        // leaves commits in the page cache: an acknowledged favorite must be on the card.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let database = try WavedialDatabase(writer: pool)
         if try pool.read({ db in try !Self.migrator.hasCompletedMigrations(db) }) {
             throw DatabaseError(message: "\(path) was written by a newer wavedial")
@@ -35,11 +43,19 @@ public final class WavedialDatabase: @unchecked Sendable {
         try WavedialDatabase(writer: DatabaseQueue(configuration: makeConfiguration()))
     }
 
+    /// The WAL's size, in bytes, kept between checkpoints: a little over the 1,000 pages after which
+    /// SQLite checkpoints.
+    static let walSizeLimit = 4 << 20
+
     static func makeConfiguration() -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // A sync's WAL (tens of MB) is cut back to this after its checkpoint; below it, the WAL of
+            // everyday writes (checkpointed every 1,000 pages, SQLite's default) is overwritten in
+            // place, which costs the SD card no allocation and the file system no journal entry.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
             db.add(function: foldFunction)
             db.add(function: playableFunction)
         }

@@ -311,6 +311,54 @@ final class RadioControllerTests: XCTestCase {
         _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
         XCTAssertEqual(seen.value.count, 2, "nothing after the subscriber refused a status")
     }
+
+    /// A station that retitles every second (a hostile one, or a clock in the title) records at most one
+    /// song a station every 10 s: the title standing when its 10 s are up, so a song that stays is kept.
+    func testAStationRetitlingEverySecondRecordsAtMostOneSongEveryTenSeconds() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for n in 0..<60 {
+            player.hear("Title \(n)", at: start.timeIntervalSince1970 + Double(n))
+            advance(second)
+        }
+        player.hear("The song that stays", at: start.timeIntervalSince1970 + 60)
+        advance(15 * second)
+        controller.shutdown()
+        let songs = try database.songHistory(limit: 1000).reversed().map { $0 }
+        XCTAssertGreaterThanOrEqual(songs.count, 6, "\(songs.map(\.title))")
+        XCTAssertLessThanOrEqual(songs.count, 8, "\(songs.map(\.title))")
+        for (earlier, later) in zip(songs, songs.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(later.heardAt.timeIntervalSince(earlier.heardAt), 10, "\(earlier.title) → \(later.title)")
+        }
+        XCTAssertEqual(songs.first?.title, "Title 0")
+        XCTAssertEqual(songs.last?.title, "The song that stays")
+    }
+
+    /// Song history reaches the SD card at most once a minute: a title after a quiet minute at once,
+    /// later ones with the next write a minute on, and what is still pending when the radio stops.
+    func testSongHistoryIsWrittenAtMostOnceAMinuteAndAllOfItAtShutdown() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        func titles() throws -> [String] { try database.songHistory().map(\.title) }
+        player.hear("First")
+        advance(second)
+        XCTAssertEqual(try titles(), ["First"], "nothing written for a minute: at once")
+        advance(20 * second)
+        player.hear("Second")
+        advance(second)
+        XCTAssertEqual(try titles(), ["First"], "within the minute: held")
+        advance(35 * second)
+        XCTAssertEqual(try titles(), ["First"], "56 s after the first write")
+        advance(5 * second)
+        XCTAssertEqual(try titles(), ["Second", "First"], "a minute after the last write")
+        advance(20 * second)
+        player.hear("Third")
+        advance(second)
+        XCTAssertEqual(try titles(), ["Second", "First"])
+        controller.shutdown()
+        XCTAssertEqual(try titles(), ["Third", "Second", "First"], "written on the way down")
+    }
 }
 
 /// A value shared with callbacks on other threads.

@@ -63,9 +63,10 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
         for handler in lock.withLock({ Array(handlers.values) }) { handler(status) }
     }
 
-    func hear(_ title: String) {
+    /// A title reaching the speaker at `unixTime` (now, by default).
+    func hear(_ title: String, at unixTime: Double = Date().timeIntervalSince1970) {
         guard let station = status.station else { return }
         report(PlayerStatus(state: .playing, station: station, title: title, streamName: nil))
-        for handler in lock.withLock({ Array(titleHandlers.values) }) { handler(TrackTitle(unixTime: Date().timeIntervalSince1970, station: station, title: title)) }
+        for handler in lock.withLock({ Array(titleHandlers.values) }) { handler(TrackTitle(unixTime: unixTime, station: station, title: title)) }
     }
 }

@@ -188,17 +188,25 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try database.favorites().map(\.stationuuid), ["s2", "s3", "s0", "s1"])
     }
 
+    /// The newest 1,000 entries are kept; older ones go 100 at a time, not one with every write.
     func testHistoryIsNewestFirstAndBounded() throws {
         let database = try WavedialDatabase.inMemory()
         let station = F.station("a", "Alpha")
-        for n in 0..<(WavedialDatabase.historyLimit + 5) {
+        let limit = WavedialDatabase.historyLimit, slack = WavedialDatabase.historyPruneSlack
+        for n in 0..<(limit + slack) {
             try database.recordSong("Song \(n)", on: station, at: Date(timeIntervalSince1970: Double(n)))
         }
-        try database.recordPlay(of: station)
+        XCTAssertEqual(try database.songHistory(limit: 5000).count, limit + slack, "not pruned yet")
+        try database.recordSongs((0..<5).map {
+            SongHistoryEntry(stationuuid: "a", stationName: "Alpha", title: "Batch \($0)", heardAt: Date(timeIntervalSince1970: 1e6))
+        })
         let songs = try database.songHistory(limit: 5000)
-        XCTAssertEqual(songs.count, WavedialDatabase.historyLimit)
-        XCTAssertEqual(songs.first?.title, "Song \(WavedialDatabase.historyLimit + 4)")
-        XCTAssertEqual(try database.playHistory().map(\.name), ["Alpha"])
+        XCTAssertEqual(songs.count, limit, "past the slack: pruned to the newest \(limit)")
+        XCTAssertEqual(songs.first?.title, "Batch 4")
+        XCTAssertEqual(songs.last?.title, "Song \(slack + 5)")
+        for _ in 0..<(limit + slack + 1) { try database.recordPlay(of: station) }
+        XCTAssertEqual(try database.playHistory(limit: 5000).count, limit)
+        XCTAssertEqual(try database.playHistory().first?.name, "Alpha")
     }
 
     func testDataSurvivesReopeningTheFile() throws {
