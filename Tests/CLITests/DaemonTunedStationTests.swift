@@ -42,9 +42,14 @@ final class DaemonTunedStationTests: XCTestCase {
         (status["station"] as? [String: Any])?["stationuuid"] as? String
     }
 
-    private func plays(_ uuid: String) -> Bool {
-        let status = radio.status()
-        return self.uuid(of: status) == uuid && status["state"] as? String == "playing"
+    /// Waits until `uuid` is seen playing (once is enough: the loopback stream may run dry for a moment).
+    private func waitUntilPlaying(_ uuid: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        var seen = false
+        radio.waitFor(what, file: file, line: line) {
+            let status = radio.status()
+            seen = seen || (self.uuid(of: status) == uuid && status["state"] as? String == "playing")
+            return seen
+        }
     }
 
     func testTheTitleOfTheStationTunedAwayFromIsNotShownForTheNext() throws {
@@ -58,7 +63,7 @@ final class DaemonTunedStationTests: XCTestCase {
         XCTAssertEqual(tuned.status, 0, tuned.stderr)
         XCTAssertTrue(tuned.stdout.contains("Plain FM"), tuned.stdout)
         XCTAssertFalse(tuned.stdout.contains(Self.title), "the status tune answers with: \(tuned.stdout)")
-        radio.waitFor("the second station plays") { plays(Self.untitled) }
+        waitUntilPlaying(Self.untitled, "the second station plays")
         radio.waitFor("the follower saw it play") {
             follower.statuses.contains { uuid(of: $0) == Self.untitled && $0["state"] as? String == "playing" }
         }
@@ -70,7 +75,7 @@ final class DaemonTunedStationTests: XCTestCase {
         let icy = try XCTUnwrap(icy)
         let typed = icy.url + "?typed"
         XCTAssertEqual(try radio.cli.run("tune", typed).status, 0)
-        radio.waitFor("the typed URL plays") { plays(FavoritesFile.syntheticUUID(for: typed)) }
+        waitUntilPlaying(FavoritesFile.syntheticUUID(for: typed), "the typed URL plays")
 
         let imported = icy.url + "?imported"
         let playlist = directory.path("favorites.m3u")
@@ -78,7 +83,7 @@ final class DaemonTunedStationTests: XCTestCase {
         let importing = try radio.cli.run("fav", "import", playlist)
         XCTAssertEqual(importing.status, 0, importing.stderr)
         XCTAssertEqual(try radio.cli.run("tune", FavoritesFile.syntheticUUID(for: imported)).status, 0)
-        radio.waitFor("the imported favorite plays") { plays(FavoritesFile.syntheticUUID(for: imported)) }
+        waitUntilPlaying(FavoritesFile.syntheticUUID(for: imported), "the imported favorite plays")
 
         // Clicks are sent one after another: once the catalog station's is there, the others would be too.
         radio.tune(Self.untitled)
