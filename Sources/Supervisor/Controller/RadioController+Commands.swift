@@ -42,7 +42,7 @@ extension RadioController {
             changeVolume(value)
         case "tune":
             guard let value = request.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-                return "tune needs a frequency in MHz or a station"
+                return "tune needs a frequency in MHz, a station or a stream URL"
             }
             return tune(to: value)
         case "sim_turn":
@@ -63,9 +63,10 @@ extension RadioController {
     }
 
     /// `tune 94.1` tunes the station nearest 94.1 MHz on the band shown; `tune NAME|UUID`
-    /// tunes that station. A text that reads as infinite or not a number ("inf", "NaN") is no
-    /// frequency: it is looked up as a name.
+    /// tunes that station (a favorite too, by its uuid); `tune URL` the stream at that URL. A text that
+    /// reads as infinite or not a number ("inf", "NaN") is no frequency: it is looked up as a name.
     private func tune(to value: String) -> String? {
+        if TypedStation.isURL(value) { return tune(url: value) }
         let band = dialBand
         if let mhz = Double(value.replacingOccurrences(of: ",", with: ".")), mhz.isFinite {
             let outside = "\(value) MHz is outside the band (\(band.band.format(band.band.startKHz))–\(band.band.format(band.band.endKHz)) MHz)"
@@ -77,8 +78,9 @@ extension RadioController {
             guard let entry = band.closest(to: kHz) else { return "no station on the band: run 'wavedial sync'" }
             return tuneStation(uuid: entry.stationuuid) ? nil : "station \(entry.stationuuid) is not in the catalog"
         }
+        if tuneStation(uuid: value.lowercased()) { return nil }
         do {
-            if let station = try database.station(uuid: value) ?? database.stations(named: value).first {
+            if let station = try database.stations(named: value).first {
                 tuneStation(station)
                 return nil
             }
@@ -91,5 +93,26 @@ extension RadioController {
         } catch {
             return "catalog error: \(error)"
         }
+    }
+
+    /// `tune URL`: the catalog station with that stream URL (`url` or `url_resolved`) is that station, under
+    /// the catalog's address policy; any other http or https URL is a station the user typed.
+    private func tune(url: String) -> String? {
+        let typed: Station
+        do {
+            typed = try TypedStation.station(url: url)
+        } catch {
+            return "\(error)"
+        }
+        do {
+            if let station = try database.station(streamURL: url) {
+                tuneStation(station)
+                return nil
+            }
+        } catch {
+            return "catalog error: \(error)"
+        }
+        tuneTyped(typed)
+        return nil
     }
 }

@@ -36,6 +36,9 @@ public final class RadioController: @unchecked Sendable {
     /// The snapshots of favorites the user typed (imported, not from the catalog), by stationuuid:
     /// only these stations play under the user-typed address policy.
     private var typedFavorites: [String: Station] = [:]
+    /// The stations the user typed by URL (`tune URL`, ``TypedStation``) or tuned as typed favorites, by
+    /// stationuuid: the current one and those in the history, which back and forward find here.
+    private var typedStations: [String: Station] = [:]
     private var needle: Needle
     private var history = StationHistory()
     private var current: Station?
@@ -103,7 +106,7 @@ public final class RadioController: @unchecked Sendable {
                 controller.queue.async { controller.heard(title) }
             })
             rebuildBands()
-            if resume, let uuid = saved.lastStation, let station = lookup(uuid) {
+            if resume, let uuid = saved.lastStation, let station = lookup(uuid) ?? lastTypedStation(uuid) {
                 tune(station, fromHistory: false)
             } else if let uuid = saved.lastStation, let kHz = activeBand.frequency(of: uuid) {
                 needle.place(at: kHz)
@@ -220,6 +223,15 @@ public final class RadioController: @unchecked Sendable {
         return true
     }
 
+    /// Plays a station the user typed by its URL (``TypedStation/station(url:)``) under the user-typed
+    /// policy; a favorite the user typed with that URL is that favorite.
+    func tuneTyped(_ station: Station) {
+        let favorite = typedFavorites.values.filter { $0.url == station.url }.min { $0.stationuuid < $1.stationuuid }
+        let typed = favorite ?? station
+        typedStations[typed.stationuuid] = typed
+        tune(typed, fromHistory: false)
+    }
+
     // MARK: Actions (on the queue)
 
     private var isActive: Bool {
@@ -263,7 +275,7 @@ public final class RadioController: @unchecked Sendable {
     private func toggleFavorite() -> Bool? {
         guard let current else { return nil }
         do {
-            let isFavorite = try database.toggleFavorite(current)
+            let isFavorite = try database.toggleFavorite(current, typed: isTyped(current))
             rebuildFavorites()
             return isFavorite
         } catch {
@@ -300,33 +312,55 @@ public final class RadioController: @unchecked Sendable {
         persist()
     }
 
-    /// Plays `station`, moving the needle to it when it is on the band shown.
+    /// Plays `station`, moving the needle to it when it is on the band shown. Until the player reports
+    /// on it, the station is connecting, with no title and no failure: those of the station before are not its.
     private func tune(_ station: Station, fromHistory: Bool) {
         if !fromHistory { history.visit(station.stationuuid) }
+        let typed = isTyped(station)
+        if typed { typedStations[station.stationuuid] = station }
+        typedStations = typedStations.filter { $0.key == station.stationuuid || history.entries.contains($0.key) }
         current = station
         pausedAt = nil
         if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
-        player.play(PlayableStation(id: station.stationuuid, name: station.name, url: station.url,
-                                    addressPolicy: addressPolicy(for: station)))
+        let playable = PlayableStation(id: station.stationuuid, name: station.name, url: station.url,
+                                       addressPolicy: addressPolicy(for: station))
+        playerStatus = PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
+        player.play(playable)
         saved.lastStation = station.stationuuid
+        saved.lastTypedURL = typed ? station.url : nil
         persist()
         do {
             try database.recordPlay(of: station)
         } catch {
             logger.warning("play history not saved", metadata: ["error": "\(error)"])
         }
-        reportPlay(station)
+        // Radio Browser counts plays of its stations; a typed station's id is made up here.
+        if !typed { reportPlay(station) }
     }
 
-    /// A catalog station may reach public addresses only; the snapshot of a favorite the user typed
-    /// (the very record, not a catalog station with its uuid) may reach the home network too.
-    /// A station the radio serves itself (the offline demo band, ``DemoBand/isLocalDemo(_:)``) may reach
-    /// 127.0.0.1, where its server listens, and nothing else a catalog station may not.
+    /// Whether the user gave `station` by its URL: typed with `tune URL`, or the snapshot of a favorite the
+    /// user typed (the very record, not a catalog station with its uuid).
+    private func isTyped(_ station: Station) -> Bool {
+        typedStations[station.stationuuid] == station || typedFavorites[station.stationuuid] == station
+    }
+
+    /// The station typed by URL that was tuned last before power-up (``ApplianceState/lastTypedURL``), when
+    /// it is `uuid`.
+    private func lastTypedStation(_ uuid: String) -> Station? {
+        guard let url = saved.lastTypedURL, let station = try? TypedStation.station(url: url), station.stationuuid == uuid
+        else { return nil }
+        typedStations[uuid] = station
+        return station
+    }
+
+    /// A catalog station may reach public addresses only; a station the user typed may reach the home
+    /// network too. A station the radio serves itself (the offline demo band, ``DemoBand/isLocalDemo(_:)``)
+    /// may reach 127.0.0.1, where its server listens, and nothing else a catalog station may not.
     private func addressPolicy(for station: Station) -> AddressPolicy {
         if isServedHere(station) {
             return AddressPolicy.catalog.allowing([IPNetwork(IPAddress(v4: 0x7F00_0001), prefixLength: 32)])
         }
-        return typedFavorites[station.stationuuid] == station ? .userTyped : .catalog
+        return isTyped(station) ? .userTyped : .catalog
     }
 
     /// Saves the appliance state durably when it changed (nothing is read back: the SD card and
@@ -409,7 +443,7 @@ public final class RadioController: @unchecked Sendable {
     }
 
     private func lookup(_ uuid: String) -> Station? {
-        if let station = known[uuid] { return station }
+        if let station = typedStations[uuid] ?? known[uuid] { return station }
         guard let station = try? database.station(uuid: uuid) else { return nil }
         known[uuid] = station
         return station

@@ -19,7 +19,8 @@ final class ClickReporter: @unchecked Sendable {
 
     func report(_ station: Station) {
         queue.async { [self] in
-            // Stations imported from a playlist have no Radio Browser identity.
+            // The controller reports catalog stations only (a typed URL's id is made up); what is no UUID
+            // is no Radio Browser station anyway.
             guard station.stationuuid.count == 36, !stopping.isSet else { return }
             if configured.isEmpty && discovered == nil { discovered = ServerDiscovery.discover() }
             guard let server = (configured.isEmpty ? discovered : configured)?.first else { return }

@@ -14,13 +14,18 @@ extension WavedialDatabase {
     }
 
     /// Adds `station` at the end of the favorites (or keeps its place if it is one already).
+    /// - Parameter typed: the user gave the station by its URL (`tune URL`), not the catalog: it counts as
+    ///   typed (``typedFavoriteIDs()``), as an imported one the catalog does not know.
     /// - Returns: whether it was added.
     @discardableResult
-    public func addFavorite(_ station: Station, at date: Date = Date()) throws -> Bool {
+    public func addFavorite(_ station: Station, typed: Bool = false, at date: Date = Date()) throws -> Bool {
         try writer.write { db in
             guard try !Favorite.exists(db, key: station.stationuuid) else { return false }
             let last = try Int.fetchOne(db, sql: "SELECT max(position) FROM favorite") ?? 0
             try Favorite(stationuuid: station.stationuuid, position: last + 1, addedAt: date, snapshot: station).insert(db)
+            if typed {
+                try db.execute(sql: "INSERT INTO typedFavorite(stationuuid) VALUES (?)", arguments: [station.stationuuid])
+            }
             return true
         }
     }
@@ -37,10 +42,11 @@ extension WavedialDatabase {
         }
     }
 
-    /// Adds or removes `station`; returns whether it is a favorite afterwards.
-    public func toggleFavorite(_ station: Station) throws -> Bool {
+    /// Adds or removes `station` (added as typed when `typed`: ``addFavorite(_:typed:at:)``); returns whether
+    /// it is a favorite afterwards.
+    public func toggleFavorite(_ station: Station, typed: Bool = false) throws -> Bool {
         if try removeFavorite(station.stationuuid) { return false }
-        try addFavorite(station)
+        try addFavorite(station, typed: typed)
         return true
     }
 

@@ -118,7 +118,7 @@ public enum FavoritesFile {
     }
 
     /// `scheme://…` with a scheme as RFC 3986 spells it.
-    private static func isURL(_ text: String) -> Bool {
+    static func isURL(_ text: String) -> Bool {
         guard let colon = text.range(of: "://"), colon.lowerBound > text.startIndex, colon.upperBound < text.endIndex else {
             return false
         }

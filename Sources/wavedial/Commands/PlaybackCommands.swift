@@ -34,9 +34,15 @@ struct MuteCommand: ParsableCommand {
 
 struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tune", abstract: "Tune a frequency in MHz (the station nearest it on the band) or a station by name or stationuuid.")
+        commandName: "tune",
+        abstract: "Tune a frequency in MHz (the station nearest it on the band), a station by name or stationuuid, or a stream URL.",
+        discussion: """
+            An http or https URL the catalog does not have is a station you typed: it may reach your LAN (a home \
+            Icecast), never link-local addresses or the radio itself, and it is never reported to Radio Browser. \
+            The favorite button keeps it as a favorite, still typed.
+            """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "94.1, a station's name or its stationuuid.") var target: String
+    @Argument(help: "94.1, a station's name, its stationuuid, or http(s)://… (a stream URL).") var target: String
     func run() throws { try sendButton("tune", global, value: target) }
 }
 

@@ -244,6 +244,28 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertNil(controller.status.error)
     }
 
+    /// The title and the failure belong to the station they came with: the status a tune answers with
+    /// (before the player says anything of the new station) and the LCD show neither for the next one.
+    func testTheTitleAndTheFailureOfTheStationTunedAwayFromAreNotShownForTheNext() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        player.hear("Artist – Song")
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.title, "Artist – Song")
+        var reply = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        XCTAssertEqual(reply.status?.station?.stationuuid, jazz.stationuuid)
+        XCTAssertNil(reply.status?.title)
+        XCTAssertNotEqual(lock.withLock { screens.first(where: { $0.stationName == jazz.name })?.nowPlaying }, "Artist – Song")
+
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "HTTP 404"), willRetry: false),
+                                   station: player.status.station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.error, "Station offline")
+        reply = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        XCTAssertNil(reply.status?.error)
+        XCTAssertEqual(reply.status?.state, "connecting")
+    }
+
     func testALostAudioDeviceAndDevicesOfflineAreShownInTheirOwnWords() throws {
         controller.start(resume: false)
         controller.setNotice("Knob offline", from: "input")
@@ -273,7 +295,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "120")).error,
                        "120 MHz is outside the band (87.5–108.0 MHz)")
         XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "Nowhere FM")).error, "no station matches 'Nowhere FM'")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "tune")).error, "tune needs a frequency in MHz or a station")
+        XCTAssertEqual(controller.perform(ControlRequest(command: "tune")).error, "tune needs a frequency in MHz, a station or a stream URL")
         XCTAssertEqual(controller.perform(ControlRequest(command: "sim_turn", steps: 0)).ok, false)
         XCTAssertEqual(controller.perform(ControlRequest(command: "sim_press", value: "eject")).ok, false)
         XCTAssertEqual(controller.perform(ControlRequest(command: "favorite")).error, "no station is tuned")
