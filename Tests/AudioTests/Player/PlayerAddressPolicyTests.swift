@@ -97,10 +97,11 @@ final class PlayerAddressPolicyTests: XCTestCase {
         let nested = (1...40).map { outside.url("/dead.m3u?list=\($0)") }.joined(separator: "\n")
         outside.route("/nested.m3u", .content("#EXTM3U\n\(nested)\n", type: "audio/x-mpegurl"))
         for path in ["/dead.m3u", "/nested.m3u"] {
-            let (player, recorder) = try makePlayer("policy-dead", allowed: ["127.0.0.2"], startTimeout: 1)
+            // The start timeout leaves an emulated (qemu-user) run time for a whole attempt.
+            let (player, recorder) = try makePlayer("policy-dead", allowed: ["127.0.0.2"], startTimeout: 5)
             let before = outside.requestedPaths.count
             player.play(PlayableStation(id: path, name: path, url: outside.url(path)))
-            XCTAssertTrue(recorder.waitForState(timeout: 15) { $0.isFailed }, "\(path): \(recorder.states)")
+            XCTAssertTrue(recorder.waitForState(timeout: 30) { $0.isFailed }, "\(path): \(recorder.states)")
             player.shutdown()
             // Each attempt starts with the station's own URL; what follows is what it tried.
             var attempts: [[String]] = []
@@ -108,8 +109,13 @@ final class PlayerAddressPolicyTests: XCTestCase {
                 if requested == path { attempts.append([]) } else { attempts[attempts.count - 1].append(requested) }
             }
             XCTAssertFalse(attempts.isEmpty, path)
-            for tried in attempts {
-                XCTAssertEqual(tried.count, 16, "\(path): \(tried)")
+            // The last attempt may have been cut by the shutdown; every finished one tried exactly 16.
+            for (index, tried) in attempts.enumerated() {
+                if index < attempts.count - 1 || attempts.count == 1 {
+                    XCTAssertEqual(tried.count, 16, "\(path): \(tried)")
+                } else {
+                    XCTAssertLessThanOrEqual(tried.count, 16, "\(path): \(tried)")
+                }
             }
         }
     }
