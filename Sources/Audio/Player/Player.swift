@@ -176,12 +176,14 @@ public final class Player: @unchecked Sendable {
 
     /// Calls `handler` with the current status now and with every change, on the event queue.
     public func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Observation {
-        let (id, current) = control.withLock { () -> (Int, PlayerStatus) in
+        // Queued under the lock, as every change is, so the current status reaches the handler before any later one.
+        let id = control.withLock { () -> Int in
             nextObserverID += 1
             statusObservers[nextObserverID] = handler
-            return (nextObserverID, published)
+            let current = published
+            events.async { handler(current) }
+            return nextObserverID
         }
-        events.async { handler(current) }
         return Observation { [weak self] in self?.control.withLock { _ = self?.statusObservers.removeValue(forKey: id) } }
     }
 
@@ -221,19 +223,21 @@ public final class Player: @unchecked Sendable {
 
     /// Derives the state from the network and audio sides and tells observers when it changed.
     private func publishStatus() {
-        let (changed, observers) = control.withLock { () -> (PlayerStatus?, [(PlayerStatus) -> Void]) in
+        // Changes are queued under the lock: two threads publishing at once reach observers in the order
+        // they were derived, so the last status an observer sees is the player's (not a stale "connecting"
+        // after a failure).
+        control.withLock {
             var next = published
             next.station = session?.station
             next.streamName = session == nil ? nil : streamName
             next.state = derivedState()
             if case .retrying = netPhase, everPlayed { next.isReconnecting = session != nil } else { next.isReconnecting = false }
             if session == nil { next.title = nil }
-            guard next != published else { return (nil, []) }
+            guard next != published else { return }
             published = next
-            return (next, Array(statusObservers.values))
+            let observers = Array(statusObservers.values), changed = next
+            events.async { observers.forEach { $0(changed) } }
         }
-        guard let changed else { return }
-        events.async { observers.forEach { $0(changed) } }
     }
 
     /// Called with `control` held.
@@ -254,20 +258,19 @@ public final class Player: @unchecked Sendable {
 
     private func publishTitle(_ title: String, from reporting: StationSession) {
         let station = reporting.station
-        let (observers, statusChanged) = control.withLock { () -> ([(TrackTitle) -> Void], Bool) in
-            guard session === reporting, published.title != title else { return ([], false) }
-            published.title = title
-            return (Array(titleObservers.values), true)
-        }
-        guard statusChanged else { return }
-        let current = status
-        let statusHandlers = control.withLock { Array(statusObservers.values) }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let track = TrackTitle(unixTime: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, station: station, title: title)
-        events.async {
-            statusHandlers.forEach { $0(current) }
-            observers.forEach { $0(track) }
+        control.withLock {
+            guard session === reporting, published.title != title else { return }
+            published.title = title
+            let current = published
+            let statusHandlers = Array(statusObservers.values)
+            let observers = Array(titleObservers.values)
+            events.async {
+                statusHandlers.forEach { $0(current) }
+                observers.forEach { $0(track) }
+            }
         }
     }
 
