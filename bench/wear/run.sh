@@ -92,6 +92,7 @@ database = "$state/wavedial.sqlite"
 servers = ["http://127.0.0.1:$(head -1 "$work/port")"]
 [audio]
 device = "default"
+allowed_addresses = ["127.0.0.1"]
 [daemon]
 resume_on_start = false
 [control]
@@ -173,6 +174,8 @@ measure idle "$seconds"
 echo "== tune (the station, its first title; 20 s)"
 titles_every "$typical"
 measure tune 20 sh -c "'$bin/wavedial' tune $station >/dev/null && sleep 20"
+playing_state() { "$bin/wavedial" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])'; }
+[ "$(playing_state)" = playing ] || { echo "wear: the station does not play ($(playing_state)): nothing to measure" >&2; exit 1; }
 echo "== playing, a title every $typical s, $minutes min"
 measure playing "$seconds"
 stop_titles

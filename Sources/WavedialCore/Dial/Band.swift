@@ -15,7 +15,10 @@ public struct Band: Sendable, Equatable, Hashable {
         self.stepKHz = stepKHz
     }
 
+    /// A band from megahertz; nil for values that are not finite or not between 0 and 10 THz.
     public init?(startMHz: Double, endMHz: Double, stepMHz: Double) {
+        let megahertz = 0.0...10_000_000.0
+        guard megahertz.contains(startMHz), megahertz.contains(endMHz), megahertz.contains(stepMHz) else { return nil }
         self.init(startKHz: Int((startMHz * 1000).rounded()), endKHz: Int((endMHz * 1000).rounded()),
                   stepKHz: Int((stepMHz * 1000).rounded()))
     }

@@ -49,4 +49,14 @@ final class BandTests: XCTestCase {
         XCTAssertEqual(fine.slotCount, 411)
         XCTAssertNil(Band(startMHz: 100, endMHz: 100, stepMHz: 0.1))
     }
+
+    /// Numbers that do not fit a kilohertz Int are refused, not trapped on.
+    func testABandOfImpossibleMegahertzIsRefused() {
+        for bad in [Double.infinity, -.infinity, .nan, 1e300, -1, 1e10] {
+            XCTAssertNil(Band(startMHz: bad, endMHz: 108, stepMHz: 0.1), "\(bad)")
+            XCTAssertNil(Band(startMHz: 87.5, endMHz: bad, stepMHz: 0.1), "\(bad)")
+            XCTAssertNil(Band(startMHz: 87.5, endMHz: 108, stepMHz: bad), "\(bad)")
+        }
+        XCTAssertEqual(Band(startMHz: 87.5, endMHz: 108, stepMHz: 0.1), .fm)
+    }
 }
