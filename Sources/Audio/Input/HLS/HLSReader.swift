@@ -183,7 +183,11 @@ public final class HLSReader: @unchecked Sendable {
                     if cancelled { return .cancelled }
                     // A playlist that never loaded fails at once (the next variant, or a reconnect, is the retry);
                     // one that played rides out failed reloads until it counts as stalled.
-                    if !loaded || Self.now - lastChange > stallLimit { return .failed(failure) }
+                    if !loaded { return .failed(failure) }
+                    // A playlist that loaded before is there: its failing reloads are no definitive answer.
+                    if Self.now - lastChange > stallLimit {
+                        return .failed(PlaybackFailure(failure.code, detail: failure.detail, httpStatus: failure.httpStatus))
+                    }
                     logger.debug("HLS playlist reload failed", metadata: ["stream.url": "\(url)", "reason": "\(failure)"])
                     guard wait(until: loadStarted + targetDuration / 2) else { return .cancelled }
                     continue
@@ -221,7 +225,10 @@ public final class HLSReader: @unchecked Sendable {
                     logger.info("HLS segment skipped", metadata: [
                         "stream.url": "\(segment.uri ?? "?")", "hls.sequence": "\(segment.sequence)", "reason": "\(failure)"])
                     restartStream(sink)
-                    if skipsInARow >= Self.consecutiveSkipsAllowed { return .failed(failure) }
+                    // Segments come and go at the live edge: their failures are never a definitive answer.
+                    if skipsInARow >= Self.consecutiveSkipsAllowed {
+                        return .failed(PlaybackFailure(failure.code, detail: failure.detail, httpStatus: failure.httpStatus))
+                    }
                 }
             }
             if media.hasEnded && (nextSequence ?? 0) >= media.nextSequence { return .ended }
