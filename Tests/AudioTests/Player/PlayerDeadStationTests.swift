@@ -112,6 +112,26 @@ final class PlayerDeadStationTests: XCTestCase {
         }
     }
 
+    func testWhileConnectingTheStatusSaysWhatIsHappening() {
+        // A name to resolve (localhost, from /etc/hosts) and a server that sends its headers, then nothing.
+        let (player, recorder) = makePlayer()
+        player.play(PlayableStation(id: "silent", name: "Silent FM", url: "http://localhost:\(server.port)/silent.mp3"))
+        let timedOut = ConnectionStage.retrying(PlaybackFailure(.timedOut, detail: "no data for 2.0 s"))
+        XCTAssertTrue(recorder.wait(timeout: 20) { $0.statuses.contains { $0.connectionStage == timedOut } },
+                      "\(recorder.statuses.map(\.connectionStage))")
+        var stages: [ConnectionStage] = []
+        for stage in recorder.statuses.compactMap(\.connectionStage) where stage != stages.last { stages.append(stage) }
+        XCTAssertEqual(stages, [.resolving, .connecting, .waitingForAudio, timedOut])
+        XCTAssertTrue(recorder.statuses.allSatisfy { $0.connectionStage == nil || $0.state == .connecting })
+        player.shutdown()
+
+        let (busy, busyRecorder) = makePlayer()
+        busy.play(station("/status/503"))
+        XCTAssertTrue(busyRecorder.wait(timeout: 20) { $0.statuses.last?.connectionStage?.description == "Retrying (HTTP 503)…" },
+                      "\(busyRecorder.statuses.map(\.connectionStage))")
+        XCTAssertEqual(busyRecorder.statuses.compactMap(\.connectionStage).first, .connecting, "an address: nothing to resolve")
+    }
+
     func testAStationThatPlayedKeepsTryingWhenItsServerAnswers404() throws {
         let (player, recorder) = makePlayer()
         player.play(station("/live.mp3"))

@@ -116,6 +116,8 @@ public final class HLSReader: @unchecked Sendable {
     private func play(_ choices: [HLSAudioChoice], sink: ElementaryStreamSink) -> HLSOutcome {
         var last = FollowResult.failed(PlaybackFailure(.stationOffline, detail: "no HLS variant plays"))
         var anyFailed = false
+        // The last variant's failure speaks for all only when every variant's answer was definitive.
+        var allDefinitive = true
         for (index, choice) in choices.enumerated() {
             if index > 0 {
                 logger.info("HLS variant failed, trying the next", metadata: [
@@ -129,11 +131,16 @@ public final class HLSReader: @unchecked Sendable {
             switch last {
             case .cancelled, .ended:
                 return outcome(last)
-            case .failed:
+            case .failed(let failure):
                 anyFailed = true
+                allDefinitive = allDefinitive && failure.isDefinitive
             case .unsupported:
                 break
             }
+        }
+        if case .failed(var failure) = last, !allDefinitive {
+            failure.isDefinitive = false
+            last = .failed(failure)
         }
         if case .unsupported = last, anyFailed {
             return .ended(PlaybackFailure(.stationOffline, detail: "no HLS variant plays"), deliveredAudio: deliveredAudio)
