@@ -180,6 +180,7 @@ final class StreamFaultMatrixTests: XCTestCase {
             failedWith(radio, "Station offline") && radio.status()["error_detail"] as? String == "HTTP 404 Not Found"
         }
         radio.assertLCDShows("Station offline")
+        XCTAssertTrue(try radio.cli.run("status").stdout.contains("error: Station offline (HTTP 404 Not Found)"))
         let asked = server.requests("/notfound")
         XCTAssertTrue((1...2).contains(asked), "asked \(asked) times")
         XCTAssertTrue(follower.statuses.contains { $0["connecting_detail"] as? String == "Retrying (HTTP 404)…" },

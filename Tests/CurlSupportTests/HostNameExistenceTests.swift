@@ -18,7 +18,9 @@ final class HostNameExistenceTests: XCTestCase {
             XCTAssertEqual(HostNameExistence.judge(host: name, resolverStatus: TRY_AGAIN), .nonexistent, name)
         }
         // An address has nothing to resolve; a .local name is multicast DNS's, whose absence the DNS cannot tell.
-        for name in ["127.0.0.1", "::1", "[::1]", "printer.local", "", "a..b", String(repeating: "a", count: 254), "x\u{0}.invalid"] {
+        let notDNSNames = ["127.0.0.1", "::1", "[::1]", "printer.local", "", "a..b", String(repeating: "a", count: 254),
+                           "x\u{0}.invalid"]
+        for name in notDNSNames {
             XCTAssertEqual(HostNameExistence.judge(host: name, resolverStatus: HOST_NOT_FOUND), .unknown, name)
         }
     }

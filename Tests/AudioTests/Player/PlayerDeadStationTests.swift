@@ -127,7 +127,8 @@ final class PlayerDeadStationTests: XCTestCase {
 
         let (busy, busyRecorder) = makePlayer()
         busy.play(station("/status/503"))
-        XCTAssertTrue(busyRecorder.wait(timeout: 20) { $0.statuses.last?.connectionStage?.description == "Retrying (HTTP 503)…" },
+        let retrying = "Retrying (HTTP 503)…"
+        XCTAssertTrue(busyRecorder.wait(timeout: 20) { $0.statuses.last?.connectionStage?.description == retrying },
                       "\(busyRecorder.statuses.map(\.connectionStage))")
         XCTAssertEqual(busyRecorder.statuses.compactMap(\.connectionStage).first, .connecting, "an address: nothing to resolve")
     }
@@ -142,7 +143,7 @@ final class PlayerDeadStationTests: XCTestCase {
         XCTAssertTrue(recorder.wait(timeout: 20) { _ in self.server.requests("/live.mp3") >= before + 4 }, "\(recorder.states)")
         XCTAssertFalse(gaveUp(recorder), "\(recorder.states)")
         try server.setLive()
-        XCTAssertTrue(recorder.wait(timeout: 20) { $0.statuses.last?.state == .playing && $0.statuses.last?.isReconnecting == false },
+        XCTAssertTrue(recorder.wait(timeout: 20) { $0.statuses.last.map { $0.state == .playing && !$0.isReconnecting } ?? false },
                       "\(recorder.states)")
         XCTAssertFalse(gaveUp(recorder), "\(recorder.states)")
     }
