@@ -47,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CThreadName"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
-        .target(name: "CurlSupport", dependencies: ["CCurl"], swiftSettings: swift5),
+        .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv"], swiftSettings: swift5),
         .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift5),
         // Text from outside (stations, mirrors, imported files) made safe for a terminal or the LCD;
         // below both Audio (no Foundation) and RadioBrowser, so they share one cleaner.
@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
-                           .product(name: "Logging", package: "swift-log")],
+                           "PrintableText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavediald",

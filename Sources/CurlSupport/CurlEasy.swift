@@ -82,6 +82,12 @@ public final class CurlEasy {
         sockets.policy = policy
     }
 
+    /// Calls `observer` on the transfer's thread each time libcurl opens a connection to an address the
+    /// policy allows (the name has resolved; a redirect to another server opens another); nil stops it.
+    public func observeConnections(_ observer: (@Sendable () -> Void)?) {
+        sockets.onOpen = observer
+    }
+
     /// Status lines accepted as `HTTP/1.0 200` (`CURLOPT_HTTP200ALIASES`), e.g. SHOUTcast's `ICY 200 OK`.
     public func setHTTP200Aliases(_ aliases: [String]) throws {
         curl_slist_free_all(aliasList)

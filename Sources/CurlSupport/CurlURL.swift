@@ -11,6 +11,14 @@ public enum CurlURL {
         }
     }
 
+    /// The host of the absolute `url` (an IPv6 address in brackets); nil when libcurl cannot parse it.
+    public static func host(of url: String) -> String? {
+        withHandle { handle in
+            guard set(handle, url) else { return nil }
+            return get(handle, CURLUPART_HOST)
+        }
+    }
+
     /// `reference` resolved against `base` (RFC 3986 section 5); nil when libcurl cannot parse either.
     public static func resolve(_ reference: String, against base: String) -> String? {
         withHandle { handle in

@@ -15,6 +15,7 @@ final class TransferSockets: Sendable {
         var isShutDown = false
         var policy: AddressPolicy?
         var refusal: AddressRefusal?
+        var onOpen: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -23,6 +24,12 @@ final class TransferSockets: Sendable {
     var policy: AddressPolicy? {
         get { state.withLock { $0.policy } }
         set { state.withLock { $0.policy = newValue } }
+    }
+
+    /// Called on the transfer's thread for each socket opened (a connection to an allowed address begins).
+    var onOpen: (@Sendable () -> Void)? {
+        get { state.withLock { $0.onOpen } }
+        set { state.withLock { $0.onOpen = newValue } }
     }
 
     /// The last address the policy refused since ``forgetRefusal()``.
@@ -45,10 +52,12 @@ final class TransferSockets: Sendable {
         }
         let fd = socket(family, type, `protocol`)
         guard fd >= 0 else { return nil }
-        state.withLock {
+        let onOpen = state.withLock {
             $0.open.insert(fd)
             if $0.isShutDown { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            return $0.onOpen
         }
+        onOpen?()
         return fd
     }
 

@@ -23,7 +23,8 @@ final class RadioUnderTest {
     let deadCatalogPort = freeLoopbackPort()
     private(set) var daemon: DaemonProcess?
 
-    init(stations: [StationSpec]) throws {
+    /// - Parameter startTimeout: `[audio] start_timeout_seconds` (2 by default: the fault rows' waits stay short).
+    init(stations: [StationSpec], startTimeout: Int = 2) throws {
         directory = try TemporaryDirectory()
         let records = stations.map { spec -> Station in
             var station = StationFixtures.station(spec.uuid, spec.name, lat: 52.52, lon: 13.40)
@@ -38,7 +39,7 @@ final class RadioUnderTest {
         var config = RadioConfigFile(directory: directory, catalog: catalog, socket: socketPath)
         config.servers.append("http://127.0.0.1:\(deadCatalogPort)")
         config.audioDevice = device
-        config.audio = ["start_timeout_seconds = 2", "stall_timeout_seconds = 1", "connect_timeout_seconds = 1",
+        config.audio = ["start_timeout_seconds = \(startTimeout)", "stall_timeout_seconds = 1", "connect_timeout_seconds = 1",
                         "reconnect_max_seconds = 1"]
         config.extra = "[display]\ncolumns = 20\nrows = 4"
         try config.write(to: configPath)

@@ -162,6 +162,48 @@ final class StreamFaultMatrixTests: XCTestCase {
         radio.assertAlive()
     }
 
+    func testADeadStationSaysSoAfterTwoAttemptsWhileConnectingSaysWhatIsHappening() throws {
+        let server = try MisbehavingServer()
+        self.server = server
+        // start_timeout_seconds = 60: a failure well before it is the dead station's own answer.
+        let radio = try RadioUnderTest(stations: [
+            .init(uuid: Self.uuid(0), name: "Gone FM", url: server.url("/notfound")),
+            .init(uuid: Self.uuid(1), name: "Busy FM", url: server.url("/status/503")),
+            .init(uuid: Self.uuid(2), name: "Nowhere FM", url: "http://wavedial-dead.invalid:8000/stream"),
+        ], startTimeout: 60)
+        self.radio = radio
+        try radio.startDaemon()
+        let follower = try follow(radio)
+
+        radio.tune(Self.uuid(0))
+        radio.waitFor("Station offline, HTTP 404") {
+            failedWith(radio, "Station offline") && radio.status()["error_detail"] as? String == "HTTP 404 Not Found"
+        }
+        radio.assertLCDShows("Station offline")
+        XCTAssertTrue(try radio.cli.run("status").stdout.contains("error: Station offline (HTTP 404 Not Found)"))
+        let asked = server.requests("/notfound")
+        XCTAssertTrue((1...2).contains(asked), "asked \(asked) times")
+        XCTAssertTrue(follower.statuses.contains { $0["connecting_detail"] as? String == "Retrying (HTTP 404)…" },
+                      "\(follower.statuses)")
+
+        radio.tune(Self.uuid(2))
+        radio.waitFor("Station offline, no such host") {
+            failedWith(radio, "Station offline")
+                && radio.status()["error_detail"] as? String == "no such host: wavedial-dead.invalid"
+        }
+
+        // An answer that may change: it keeps trying, and says why, on the LCD too.
+        radio.tune(Self.uuid(1))
+        radio.waitFor("Retrying (HTTP 503)") {
+            radio.status()["connecting_detail"] as? String == "Retrying (HTTP 503)…"
+        }
+        radio.assertLCDShows("Retrying (HTTP 503)")
+        radio.waitFor("four attempts") { server.requests("/status/503") >= 4 }
+        XCTAssertEqual(radio.status()["state"] as? String, "connecting")
+        XCTAssertNil(radio.error)
+        radio.assertAlive()
+    }
+
     func testRedirectLoopIsAPlainError() throws {
         let (radio, _) = try radioWithServer(["/loop"])
         radio.tune(Self.uuid(0))
@@ -200,7 +242,9 @@ final class StreamFaultMatrixTests: XCTestCase {
         self.namespace = namespace
         let icecast = try IcecastServer(source: TestMedia.tone(frequency: 440, seconds: 30), host: namespace.hostAddress)
         self.icecast = icecast
-        let host = "wavedial-fault.invalid"
+        // Under .test (RFC 6761), which resolvers treat as any name: here no DNS server answers for it (no
+        // network), which is not its absence. A name under .invalid would be known absent, and dead at once.
+        let host = "wavedial-fault.test"
         let radio = try RadioUnderTest(stations: [.init(uuid: Self.uuid(0), name: "Named FM",
                                                         url: "http://\(host):\(icecast.port)\(icecast.mount)")])
         self.radio = radio

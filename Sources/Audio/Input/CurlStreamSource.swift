@@ -69,19 +69,28 @@ public final class CurlStreamSource: @unchecked Sendable {
     /// Runs the transfer until the server closes, an error, ``cancel()``, or a callback returns false.
     ///
     /// - Parameters:
+    ///   - onStage: told what the transfer is doing as it changes, on this thread: resolving the name (or,
+    ///     for an address, connecting), connecting once it resolved, waiting for audio once a response
+    ///     begins (a redirect's included).
     ///   - onResponse: called once, before the first body bytes, with the final response.
     ///   - onData: each body chunk; return false to stop.
     /// - Throws: ``CurlError`` (HTTP error, refused, timed out, stalled, cancelled, ...); returns normally
     ///   when the server ended the body.
     public func run(
+        onStage: ((ConnectionStage) -> Void)? = nil,
         onResponse: (StreamResponse) -> Void,
         onData: @escaping (UnsafeRawBufferPointer) -> Bool
     ) throws {
         lastData = Self.now
+        let stages = onStage.map { StageReporter(report: $0) }
+        stages?.enter(Self.namesAnAddress(url) ? .connecting : .resolving)
+        if let stages { easy.observeConnections { stages.enter(.connecting) } }
+        defer { easy.observeConnections(nil) }
         try withoutActuallyEscaping(onResponse) { onResponse in
             try easy.perform(onHeader: { [unowned self] line in
                 self.lastData = Self.now
                 self.headers.add(line: line)
+                stages?.enter(.waitingForAudio)
             }, onProgress: { [unowned self] in
                 // libcurl's low-speed limit averages over seconds, so a burst hides a stall: watch the last byte instead.
                 self.stalled = Self.now - self.lastData > self.stallTimeout
@@ -101,6 +110,9 @@ public final class CurlStreamSource: @unchecked Sendable {
         }
     }
 
+    /// The URL of the last request: after redirects, the one that failed.
+    public var effectiveURL: String { easy.effectiveURL ?? url }
+
     /// The last response's HTTP status, also when the transfer failed on it (404, 500).
     public var responseCode: Int { easy.responseCode }
 
@@ -115,5 +127,26 @@ public final class CurlStreamSource: @unchecked Sendable {
         String(String.UnicodeScalarView(value.unicodeScalars.prefix(StreamResponseHeaders.maximumValueLength)))
     }
 
+    /// Whether `url`'s host is an IP address (nothing to resolve).
+    private static func namesAnAddress(_ url: String) -> Bool {
+        guard var host = CurlURL.host(of: url) else { return false }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return IPAddress(host) != nil
+    }
+
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Tells a listener each stage once, as the transfer enters it (the transfer's thread only).
+private final class StageReporter: @unchecked Sendable {
+    private let report: (ConnectionStage) -> Void
+    private var current: ConnectionStage?
+
+    init(report: @escaping (ConnectionStage) -> Void) { self.report = report }
+
+    func enter(_ stage: ConnectionStage) {
+        guard stage != current else { return }
+        current = stage
+        report(stage)
+    }
 }

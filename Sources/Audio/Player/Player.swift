@@ -40,6 +40,8 @@ public final class Player: @unchecked Sendable {
     private var isShuttingDown = false
     private var level: Double
     private var netPhase = NetPhase.connecting
+    /// What the session is doing to reach the station, shown while the state is connecting.
+    private var stage: ConnectionStage?
     private var isAudible = false
     private var everPlayed = false
     private var silentSince: Double?
@@ -86,6 +88,7 @@ public final class Player: @unchecked Sendable {
             sessionStart = StationSession.now
             isPaused = false
             netPhase = .connecting
+            stage = nil
             everPlayed = false
             silentSince = nil
             terminalFailure = nil
@@ -206,12 +209,17 @@ public final class Player: @unchecked Sendable {
             case .connecting:
                 if case .retrying = netPhase { return }
                 netPhase = .connecting
+            case .stage(let next):
+                // Between retries the last failure says more than the next attempt's steps (and does not flicker).
+                if case .retrying = netPhase { return }
+                stage = next
             case .connected(let response):
                 netPhase = .connected
                 streamName = response.name
                 if let bitrate = response.bitrate, bitrate > 0 { session?.bytesPerSecond = bitrate * 125 }
             case .disconnected(let failure):
                 netPhase = .retrying(failure)
+                stage = .retrying(failure)
             case .failed(let failure):
                 terminalFailure = failure
             }
@@ -231,6 +239,7 @@ public final class Player: @unchecked Sendable {
             next.station = session?.station
             next.streamName = session == nil ? nil : streamName
             next.state = derivedState()
+            next.connectionStage = next.state == .connecting ? stage : nil
             if case .retrying = netPhase, everPlayed { next.isReconnecting = session != nil } else { next.isReconnecting = false }
             if session == nil { next.title = nil }
             guard next != published else { return }

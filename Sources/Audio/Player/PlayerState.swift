@@ -60,14 +60,17 @@ public struct PlayerStatus: Equatable, Sendable {
     public var streamName: String?
     /// The stream dropped and the player is connecting again (while the buffer lasts, it still plays).
     public var isReconnecting: Bool
+    /// While ``state`` is ``PlayerState/connecting``: what the player is doing (nil when not known yet).
+    public var connectionStage: ConnectionStage?
 
     public init(state: PlayerState, station: PlayableStation?, title: String?, streamName: String?,
-                isReconnecting: Bool = false) {
+                isReconnecting: Bool = false, connectionStage: ConnectionStage? = nil) {
         self.state = state
         self.station = station
         self.title = title
         self.streamName = streamName
         self.isReconnecting = isReconnecting
+        self.connectionStage = connectionStage
     }
 }
 

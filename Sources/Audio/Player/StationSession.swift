@@ -1,3 +1,4 @@
+import CCurl
 import CurlSupport
 import Dispatch
 import Glibc
@@ -17,12 +18,15 @@ final class StationSession: @unchecked Sendable {
     enum Event {
         /// A connection attempt begins.
         case connecting
+        /// What the attempt under way is doing (resolving, connecting, waiting for audio).
+        case stage(ConnectionStage)
         /// Audio is flowing from this response.
         case connected(StreamResponse)
         /// The stream dropped or an attempt failed; the session retries.
         case disconnected(PlaybackFailure)
-        /// The session gave up (never played within the start timeout, or a format we cannot play;
-        /// never for "no network", which it retries until the network is back).
+        /// The session gave up (never played within the start timeout, a format we cannot play, or a
+        /// definitive answer twice in a row before it ever played; never for "no network", which it
+        /// retries until the network is back).
         case failed(PlaybackFailure)
     }
 
@@ -110,6 +114,7 @@ final class StationSession: @unchecked Sendable {
         var attempt = 0
         var everStreamed = false
         var outageStart = started
+        var definitiveInARow = 0
         while !cancelled {
             onEvent(self, .connecting)
             let connectedAt = Self.now
@@ -136,11 +141,19 @@ final class StationSession: @unchecked Sendable {
                     finish(failure)
                     return
                 }
+                // A station that never played and answers the same definitive thing again is dead; one
+                // that played keeps trying whatever it answers (a mount gone during a source's reconnect).
+                definitiveInARow = !everStreamed && failure.isDefinitive ? definitiveInARow + 1 : 0
+                if definitiveInARow >= Self.definitiveAttempts {
+                    finish(failure)
+                    return
+                }
                 // The first attempt of an outage is news; the retries of a long outage are not.
                 logger.log(level: attempt == 0 ? .info : .debug, "stream dropped, reconnecting", metadata: [
                     "stream.url": "\(station.url)", "reason": "\(failure)", "attempt": "\(attempt)"])
                 onEvent(self, .disconnected(failure))
-                let delay = settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
+                let delay = definitiveInARow > 0 ? Self.definitiveRetryDelay
+                    : settings.reconnect.delay(attempt: attempt, outage: now - outageStart)
                 attempt += 1
                 condition.withLock {
                     let deadline = ConditionLock.Deadline.after(seconds: delay)
@@ -178,14 +191,16 @@ final class StationSession: @unchecked Sendable {
         }
         var failure: PlaybackFailure?
         do {
-            try source.run(onResponse: connection.respond, onData: connection.push)
+            try source.run(onStage: { [self] in onEvent(self, .stage($0)) }, onResponse: connection.respond,
+                           onData: connection.push)
         } catch let error as CurlError {
             if cancelled { return .cancelled }
             if source.stalled {
                 failure = PlaybackFailure(.timedOut, detail: "no data for \(settings.source.stallTimeout) s")
             } else if !(error.isAborted && connection.format != nil && !connection.isAudio) {
                 // A transfer we stopped ourselves (a playlist's body is enough, a format we cannot play) is no failure.
-                failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: source.responseCode)
+                failure = PlaybackFailure(curlError: error, osErrno: source.osErrno, responseCode: source.responseCode,
+                                          host: unresolvedHost(of: error, url: source.effectiveURL))
             }
         } catch {
             failure = PlaybackFailure(.streamEnded, detail: "\(error)")
@@ -206,6 +221,13 @@ final class StationSession: @unchecked Sendable {
         case nil:
             return .ended(failure ?? PlaybackFailure(.streamEnded, detail: "empty response"), deliveredAudio: false)
         }
+    }
+
+    /// The host of `url` and whether it exists, when `error` is that its name did not resolve (the DNS is
+    /// asked once more, see ``HostNameExistence``); nil otherwise.
+    private func unresolvedHost(of error: CurlError, url: String) -> (name: String, existence: HostNameExistence)? {
+        guard error.code == CURLE_COULDNT_RESOLVE_HOST, let host = CurlURL.host(of: url) else { return nil }
+        return (host, HostNameExistence.lookUp(host))
     }
 
     /// An HLS playlist: its segments' audio, demuxed by ``HLSReader``, down the same input chain.
@@ -235,12 +257,17 @@ final class StationSession: @unchecked Sendable {
     /// ``PlaylistResolver/maximumEntries`` entries are tried in one attempt, nested playlists' included,
     /// so a hostile list cannot make the radio knock on thousands of doors.
     private func resolve(playlist body: [UInt8], kind: PlaylistKind, url: String, depth: Int) -> Outcome {
+        // A playlist that lists nothing playable is the station's answer, as is one whose every entry
+        // answered definitively (or with a format we cannot play); one transient entry makes it worth a retry.
         guard depth < PlaylistResolver.maximumDepth else {
-            return .ended(PlaybackFailure(.stationOffline, detail: "playlists nested too deep"), deliveredAudio: false)
+            return .ended(PlaybackFailure(.stationOffline, detail: "playlists nested too deep", isDefinitive: true),
+                          deliveredAudio: false)
         }
         let entries = PlaylistResolver.entries(in: body, kind: kind, baseURL: url)
-        var last = Outcome.ended(PlaybackFailure(.stationOffline, detail: "playlist lists no streams"), deliveredAudio: false)
+        var last = Outcome.ended(PlaybackFailure(.stationOffline, detail: "playlist lists no streams", isDefinitive: true),
+                                 deliveredAudio: false)
         var allUnsupported = !entries.isEmpty
+        var allDefinitive = true
         for (index, entry) in entries.enumerated() {
             guard entriesTried < PlaylistResolver.maximumEntries else {
                 if index == 0 {
@@ -248,6 +275,8 @@ final class StationSession: @unchecked Sendable {
                     last = .ended(PlaybackFailure(.stationOffline, detail: detail), deliveredAudio: false)
                     allUnsupported = false
                 }
+                // Entries left untried may play.
+                allDefinitive = false
                 break
             }
             entriesTried += 1
@@ -259,16 +288,29 @@ final class StationSession: @unchecked Sendable {
                 return outcome
             case .unsupported:
                 last = outcome
-            case .ended:
+            case .ended(let failure, _):
                 allUnsupported = false
+                allDefinitive = allDefinitive && failure.isDefinitive
                 last = outcome
             }
         }
         if case .unsupported = last, !allUnsupported {
-            return .ended(PlaybackFailure(.formatNotSupported, detail: "no playlist entry plays"), deliveredAudio: false)
+            return .ended(PlaybackFailure(.formatNotSupported, detail: "no playlist entry plays", isDefinitive: allDefinitive),
+                          deliveredAudio: false)
+        }
+        if case .ended(var failure, let delivered) = last, !delivered {
+            failure.isDefinitive = allDefinitive
+            return .ended(failure, deliveredAudio: false)
         }
         return last
     }
 
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// How many definitive answers in a row (``PlaybackFailure/isDefinitive``) end a station that never
+    /// played: the second attempt is the one retry, for a server that was just being set up.
+    static let definitiveAttempts = 2
+    /// The wait before asking again after a definitive answer: long enough for a mount being set up or a
+    /// restarting server, short enough that a dead station says so in about a second.
+    static let definitiveRetryDelay = 0.5
 }

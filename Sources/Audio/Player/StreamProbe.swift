@@ -47,7 +47,7 @@ public enum StreamProbe {
                 case .connected(let received): response = received
                 case .failed(let final): failure = final
                 case .disconnected(let dropped): lastFailure = dropped
-                case .connecting: break
+                case .connecting, .stage: break
                 }
             }
         }

@@ -46,10 +46,14 @@ public struct DisplayViewState: Equatable, Sendable {
     public var bandEdges: ClosedRange<Double>
     /// When set, the volume overlay (0–100) replaces the bottom row.
     public var volume: Int?
+    /// While connecting, what is happening ("Resolving host…", "Retrying (HTTP 503)…"): shown under or
+    /// instead of "Connecting".
+    public var connectingDetail: String?
 
     public init(phase: Phase, clock: Date, frequency: Double? = nil, stationName: String = "",
                 nowPlaying: String? = nil, isFavorite: Bool = false, band: Band = .nearby,
-                bandPosition: Double = 0, bandEdges: ClosedRange<Double> = 87.5...108.0, volume: Int? = nil) {
+                bandPosition: Double = 0, bandEdges: ClosedRange<Double> = 87.5...108.0, volume: Int? = nil,
+                connectingDetail: String? = nil) {
         self.phase = phase
         self.clock = clock
         self.frequency = frequency
@@ -60,6 +64,7 @@ public struct DisplayViewState: Equatable, Sendable {
         self.bandPosition = bandPosition
         self.bandEdges = bandEdges
         self.volume = volume
+        self.connectingDetail = connectingDetail
     }
 }
 

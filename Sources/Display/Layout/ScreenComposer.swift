@@ -82,7 +82,9 @@ public final class ScreenComposer {
         }
         screen.write(frequency, row: 0)
         scroll(state.stationName, on: &screen, row: 0, column: 6, width: columns - 6, at: time)
-        let (glyph, words) = status(state)
+        var (glyph, words) = status(state)
+        // Two rows have no room for both: what is happening says more than "Connecting" beside an hourglass.
+        if case .connecting = state.phase, let detail = state.connectingDetail, !detail.isEmpty { words = detail }
         screen.put(glyph, row: 1, column: 0)
         scroll(words, on: &screen, row: 1, column: 2, width: columns - 4, at: time)
         if state.isFavorite { screen.put(.heart, row: 1, column: columns - 1) }
@@ -138,8 +140,11 @@ public final class ScreenComposer {
             }
             screen.write("Playing", row: 3, width: columns - clock.count - 1)
         default:
-            if let nowPlaying = state.nowPlaying, !nowPlaying.isEmpty {
-                scroll(nowPlaying, on: &screen, row: 2, column: 0, width: columns, at: time)
+            // While connecting, the line under the name says what is happening.
+            var line = state.nowPlaying
+            if case .connecting = state.phase, let detail = state.connectingDetail, !detail.isEmpty { line = detail }
+            if let line, !line.isEmpty {
+                scroll(line, on: &screen, row: 2, column: 0, width: columns, at: time)
             }
             screen.write(Array(words), row: 3, width: columns - clock.count - 1)
         }

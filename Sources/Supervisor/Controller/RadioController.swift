@@ -4,6 +4,7 @@ import Display
 import Foundation
 import Hardware
 import Logging
+import PrintableText
 import WavedialConfig
 import WavedialCore
 
@@ -502,8 +503,19 @@ public final class RadioController: @unchecked Sendable {
             favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
             error: failure.map(\.words) ?? deviceProblem,
             band: mode.rawValue,
-            needleMHz: band.megahertz(needle.kHz))
+            needleMHz: band.megahertz(needle.kHz),
+            connectingDetail: state == "connecting" ? playerStatus.connectionStage?.description : nil,
+            errorDetail: failure == nil ? nil : failureDetail)
     }
+
+    /// The player's failure detail for `error_detail`: it may name a station's host or curl's words about
+    /// it, so it is cleaned (``StationText``) and cut.
+    private var failureDetail: String? {
+        guard case .failed(let failure, _) = playerStatus.state, !failure.detail.isEmpty else { return nil }
+        return StationText.printable(String(failure.detail.prefix(Self.maximumDetailLength)))
+    }
+
+    private static let maximumDetailLength = 200
 
     static func name(of state: PlayerState) -> String {
         switch state {
@@ -569,6 +581,7 @@ public final class RadioController: @unchecked Sendable {
             band: mode == .nearby ? .nearby : .favorites,
             bandPosition: span > 0 ? Double(needle.kHz - band.startKHz) / span : 0,
             bandEdges: band.megahertz(band.startKHz)...band.megahertz(band.endKHz),
-            volume: time < volumeShownUntil ? (saved.muted ? 0 : saved.volume) : nil)
+            volume: time < volumeShownUntil ? (saved.muted ? 0 : saved.volume) : nil,
+            connectingDetail: phase == .connecting ? playerStatus.connectionStage?.description : nil)
     }
 }

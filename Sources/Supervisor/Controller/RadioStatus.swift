@@ -28,9 +28,17 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     /// `nearby` or `favorites`.
     public var band: String
     public var needleMHz: Double
+    /// While `connecting`: what is happening ("Resolving host…", "Connecting…", "Waiting for audio…",
+    /// "Retrying (HTTP 503)…"), the LCD's words under "Connecting"; absent otherwise.
+    public var connectingDetail: String?
+    /// With a playback `error`: what exactly failed ("HTTP 404 Not Found", "no such host: x.invalid"),
+    /// without control characters, at most 200 characters; absent otherwise.
+    public var errorDetail: String?
 
     enum CodingKeys: String, CodingKey {
         case state, station, title, volume, muted, favorite, error, band
         case needleMHz = "needle_mhz"
+        case connectingDetail = "connecting_detail"
+        case errorDetail = "error_detail"
     }
 }

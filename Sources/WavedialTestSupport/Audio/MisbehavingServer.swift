@@ -44,6 +44,25 @@ public final class MisbehavingServer {
         try easy.perform { _ in true }
     }
 
+    /// How many requests `path` had (its path only, the query left out); 0 when none or the server did not answer.
+    public func requests(_ path: String) -> Int {
+        guard let easy = try? CurlEasy() else { return 0 }
+        var body = Data()
+        do {
+            try easy.set(CURLOPT_URL, url("/stats"))
+            try easy.set(CURLOPT_TIMEOUT_MS, 2000)
+            try easy.set(CURLOPT_FAILONERROR, true)
+            try easy.perform { chunk in
+                body.append(contentsOf: chunk)
+                return true
+            }
+        } catch {
+            return 0
+        }
+        let stats = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        return ((stats?["requests"] as? [String: Any])?[path] as? Int) ?? 0
+    }
+
     public func stop() {
         try? input.fileHandleForWriting.close()
         process.terminate()

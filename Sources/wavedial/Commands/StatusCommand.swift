@@ -53,7 +53,8 @@ struct StatusCommand: ParsableCommand {
         if status.favorite { parts.append("♥ favorite") }
         parts.append(status.muted ? "muted" : "volume \(status.volume)")
         if status.band == "favorites" { parts.append("favorites band") }
-        if let error = status.error { parts.append("error: \(error)") }
+        if let detail = status.connectingDetail { parts.append(detail) }
+        if let error = status.error { parts.append("error: \(error)" + (status.errorDetail.map { " (\($0))" } ?? "")) }
         return StationText.printable(parts.joined(separator: " · "))
     }
 }

@@ -7,7 +7,8 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /ok.mp3        HTTP 200, audio/mpeg, icy-metaint 8000, titles "Fixture - Song N" (N grows every 2 blocks)
   /live.mp3      like icecast: one live position for all listeners (by the clock), each connection starts
                  with a 64 KB burst before it; ?drop=N closes the connection after N bytes; obeys /control
-  /stats         JSON: {"live_connections": how many /live.mp3 connections were opened} (for soak runs)
+  /stats         JSON: {"live_connections": how many /live.mp3 connections were opened (for soak runs),
+                 "requests": {path: how many requests it had}} (how often a station was asked)
   /icy.mp3       the same with SHOUTcast v1's "ICY 200 OK" status line
   /plain.mp3     audio/mpeg without ICY metadata
   /stall.mp3     a live 64 KB burst (see /live.mp3), then nothing (connection held open)
@@ -26,14 +27,20 @@ Paths (query ?speed=N paces the audio at N x real time after a 64 KB burst; defa
   /wma           video/x-ms-asf: an ASF header (WMA)
   /page.html     an HTML page
   /video.m3u8    an HLS master playlist with video variants only
-  /notfound      404            /error   500
+  /notfound      404            /error   500        /gone   410
+  /status/N      HTTP status N (e.g. /status/503, /status/451), a text body
   /loop          302 to itself   /redirect  302 to /ok.mp3
+  /hops/N        302 to /hops/N+1 for ever: too many redirects, never the same URL
+  /nowhere       302 to http://wavedial-nowhere.invalid/stream (a name that never exists, RFC 6761)
+  /silent.mp3    audio/mpeg headers, then nothing (connection held open)
   /list.pls      a dead entry, a 404 entry, then /ok.mp3
   /list.m3u      the same as M3U;  /dead.m3u  only dead entries
+  /gone.m3u      only entries that answer 404 and 410;  /empty.m3u  a playlist with no entries
   /control?stall=0|1&rate=N&status=S   from now on every /live.mp3 stream sends nothing (stall=1), or at
                  most N bytes a second (a trickle, rate>0); with status other than 200, open /live.mp3 streams
                  end and new requests get that HTTP status; stall=0&rate=0&status=200 is normal service
 """
+import json
 import socket
 import socketserver
 import sys
@@ -46,6 +53,8 @@ DEAD_PORT = int(sys.argv[2])
 BYTES_PER_SECOND = 16000  # 128 kbit/s
 STARTED = time.monotonic()
 LIVE_CONNECTIONS = 0
+REQUESTS = {}
+REQUESTS_LOCK = threading.Lock()
 METAINT = 8000
 # Set by /control for all /live.mp3 streams: a frozen upstream, a trickle of `rate` bytes a second, an HTTP error.
 CONTROL = {"stalled": False, "rate": 0, "status": 200}
@@ -82,6 +91,9 @@ class Handler(socketserver.BaseRequestHandler):
         query = urllib.parse.parse_qs(parsed.query)
         speed = float(query.get("speed", ["1"])[0])
         path = parsed.path
+        if path != "/stats":
+            with REQUESTS_LOCK:
+                REQUESTS[path] = REQUESTS.get(path, 0) + 1
         port = self.server.server_address[1]
         base = f"http://127.0.0.1:{port}"
         wants_icy = b"icy-metadata: 1" in request.lower()
@@ -212,7 +224,9 @@ class Handler(socketserver.BaseRequestHandler):
             self.stream(speed, METAINT if wants_icy else None, limit=drop, live=True)
         elif path == "/stats":
             self.head(headers=[("Content-Type", "application/json")])
-            self.send(f'{{"live_connections": {LIVE_CONNECTIONS}}}'.encode())
+            with REQUESTS_LOCK:
+                stats = {"live_connections": LIVE_CONNECTIONS, "requests": dict(REQUESTS)}
+            self.send(json.dumps(stats).encode())
         elif path == "/plain.mp3":
             self.head(headers=[("Content-Type", "audio/mpeg")])
             self.stream(speed)
@@ -266,6 +280,19 @@ class Handler(socketserver.BaseRequestHandler):
             self.send(b"no such mount")
         elif path == "/error":
             self.head("HTTP/1.0 500 Internal Server Error", [("Content-Type", "text/plain")])
+        elif path == "/gone":
+            self.head("HTTP/1.0 410 Gone", [("Content-Type", "text/plain")])
+            self.send(b"this station closed")
+        elif path.startswith("/status/") and path[len("/status/"):].isdigit():
+            self.head(f"HTTP/1.0 {int(path[len('/status/'):])} Status", [("Content-Type", "text/plain")])
+            self.send(b"status\n")
+        elif path.startswith("/hops/") and path[len("/hops/"):].isdigit():
+            self.head("HTTP/1.0 302 Found", [("Location", f"/hops/{int(path[len('/hops/'):]) + 1}")])
+        elif path == "/nowhere":
+            self.head("HTTP/1.0 302 Found", [("Location", "http://wavedial-nowhere.invalid/stream")])
+        elif path == "/silent.mp3":
+            self.head(headers=icy)
+            time.sleep(60)
         elif path == "/loop":
             self.head("HTTP/1.0 302 Found", [("Location", "/loop")])
         elif path == "/redirect":
@@ -277,6 +304,12 @@ class Handler(socketserver.BaseRequestHandler):
         elif path == "/list.m3u":
             self.head(headers=[("Content-Type", "audio/x-mpegurl")])
             self.send(f"#EXTM3U\nhttp://127.0.0.1:{DEAD_PORT}/live\n{base}/notfound\n{base}/ok.mp3\n".encode())
+        elif path == "/gone.m3u":
+            self.head(headers=[("Content-Type", "audio/x-mpegurl")])
+            self.send(f"#EXTM3U\n{base}/notfound\n{base}/gone\n".encode())
+        elif path == "/empty.m3u":
+            self.head(headers=[("Content-Type", "audio/x-mpegurl")])
+            self.send(b"#EXTM3U\n# nothing on air\n")
         elif path == "/dead.m3u":
             self.head(headers=[("Content-Type", "audio/x-mpegurl")])
             self.send(f"http://127.0.0.1:{DEAD_PORT}/live\n{base}/notfound\n".encode())

@@ -75,6 +75,30 @@ final class ScreenComposerTests: XCTestCase {
         XCTAssertEqual(lines(state, 20, 4)[2], "Format not supported")
     }
 
+    func testConnectingSaysWhatIsHappening() {
+        var state = playing(nil)
+        state.phase = .connecting
+        state.connectingDetail = "Connecting…"
+        // Two rows: the detail instead of "Connecting" beside the hourglass ("…" is three dots in the ROM).
+        XCTAssertEqual(lines(state, 16, 2), ["101.5 Jazz FM   ", "⧗ Connecting.. ♥"])
+        // Four rows: the detail under the name, "Connecting" on the status line.
+        state.connectingDetail = "Retrying (HTTP 503)…"
+        XCTAssertEqual(lines(state, 20, 4), [
+            "101.5 MHz        ♥ ⧗",
+            "Jazz FM             ",
+            "Retrying (HTTP 503).",
+            "Connecting     23:41",
+        ])
+        // No detail yet: as before.
+        state.connectingDetail = nil
+        XCTAssertEqual(lines(state, 16, 2)[1], "⧗ Connecting   ♥")
+        XCTAssertEqual(lines(state, 20, 4)[2], "                    ")
+        // Only while connecting.
+        state.connectingDetail = "Resolving host…"
+        state.phase = .buffering(fill: nil)
+        XCTAssertEqual(lines(state, 16, 2)[1], "⧗ Buffering    ♥")
+    }
+
     func testIdleShowsClockAndDate() {
         let idle = DisplayViewState(phase: .idle, clock: evening)
         XCTAssertEqual(lines(idle, 16, 2), ["     23:41      ", "Sat 21 Nov 2026 "])

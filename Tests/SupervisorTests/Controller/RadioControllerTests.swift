@@ -211,6 +211,41 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(controller.status.needleMHz, 94.5)
     }
 
+    func testConnectingDetailAndFailureDetailReachStatusAndDisplayOnlyWhileTheyApply() throws {
+        controller.start(resume: false)
+        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        let station = player.status.station
+        let busy = PlaybackFailure(.stationOffline, detail: "HTTP 503 Service Unavailable", httpStatus: 503)
+        player.report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil,
+                                   connectionStage: .retrying(busy)))
+        controller.tick(at: clock)
+        XCTAssertEqual(controller.status.connectingDetail, "Retrying (HTTP 503)…")
+        XCTAssertNil(controller.status.errorDetail)
+        XCTAssertEqual(lastScreen?.phase, .connecting)
+        XCTAssertEqual(lastScreen?.connectingDetail, "Retrying (HTTP 503)…")
+
+        // The detail names the station's host: cleaned of controls, and cut.
+        let host = "evil\u{1B}]0;pwned\u{07}" + String(repeating: "x", count: 500) + ".invalid"
+        player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "no such host: \(host)",
+                                                                  isDefinitive: true), willRetry: false),
+                                   station: station, title: nil, streamName: nil))
+        controller.tick(at: clock)
+        let status = controller.status
+        XCTAssertEqual(status.error, "Station offline")
+        XCTAssertNil(status.connectingDetail)
+        let detail = try XCTUnwrap(status.errorDetail)
+        XCTAssertTrue(detail.hasPrefix("no such host: evil ]0;pwned "), detail)
+        XCTAssertLessThanOrEqual(detail.count, 200)
+        XCTAssertNil(lastScreen?.connectingDetail)
+
+        // Playing: neither field is sent, so the JSON is what it was before they existed.
+        player.hear("Artist – Song")
+        controller.tick(at: clock)
+        let json = try XCTUnwrap(String(data: JSONEncoder().encode(controller.status), encoding: .utf8))
+        XCTAssertFalse(json.contains("connecting_detail"), json)
+        XCTAssertFalse(json.contains("error_detail"), json)
+    }
+
     func testFailuresAndTitlesReachTheDisplayAndTheHistory() throws {
         controller.start(resume: false)
         _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))

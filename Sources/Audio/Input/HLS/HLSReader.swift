@@ -116,6 +116,8 @@ public final class HLSReader: @unchecked Sendable {
     private func play(_ choices: [HLSAudioChoice], sink: ElementaryStreamSink) -> HLSOutcome {
         var last = FollowResult.failed(PlaybackFailure(.stationOffline, detail: "no HLS variant plays"))
         var anyFailed = false
+        // The last variant's failure speaks for all only when every variant's answer was definitive.
+        var allDefinitive = true
         for (index, choice) in choices.enumerated() {
             if index > 0 {
                 logger.info("HLS variant failed, trying the next", metadata: [
@@ -129,11 +131,16 @@ public final class HLSReader: @unchecked Sendable {
             switch last {
             case .cancelled, .ended:
                 return outcome(last)
-            case .failed:
+            case .failed(let failure):
                 anyFailed = true
+                allDefinitive = allDefinitive && failure.isDefinitive
             case .unsupported:
                 break
             }
+        }
+        if case .failed(var failure) = last, !allDefinitive {
+            failure.isDefinitive = false
+            last = .failed(failure)
         }
         if case .unsupported = last, anyFailed {
             return .ended(PlaybackFailure(.stationOffline, detail: "no HLS variant plays"), deliveredAudio: deliveredAudio)
@@ -183,7 +190,11 @@ public final class HLSReader: @unchecked Sendable {
                     if cancelled { return .cancelled }
                     // A playlist that never loaded fails at once (the next variant, or a reconnect, is the retry);
                     // one that played rides out failed reloads until it counts as stalled.
-                    if !loaded || Self.now - lastChange > stallLimit { return .failed(failure) }
+                    if !loaded { return .failed(failure) }
+                    // A playlist that loaded before is there: its failing reloads are no definitive answer.
+                    if Self.now - lastChange > stallLimit {
+                        return .failed(PlaybackFailure(failure.code, detail: failure.detail, httpStatus: failure.httpStatus))
+                    }
                     logger.debug("HLS playlist reload failed", metadata: ["stream.url": "\(url)", "reason": "\(failure)"])
                     guard wait(until: loadStarted + targetDuration / 2) else { return .cancelled }
                     continue
@@ -221,7 +232,10 @@ public final class HLSReader: @unchecked Sendable {
                     logger.info("HLS segment skipped", metadata: [
                         "stream.url": "\(segment.uri ?? "?")", "hls.sequence": "\(segment.sequence)", "reason": "\(failure)"])
                     restartStream(sink)
-                    if skipsInARow >= Self.consecutiveSkipsAllowed { return .failed(failure) }
+                    // Segments come and go at the live edge: their failures are never a definitive answer.
+                    if skipsInARow >= Self.consecutiveSkipsAllowed {
+                        return .failed(PlaybackFailure(failure.code, detail: failure.detail, httpStatus: failure.httpStatus))
+                    }
                 }
             }
             if media.hasEnded && (nextSequence ?? 0) >= media.nextSequence { return .ended }
