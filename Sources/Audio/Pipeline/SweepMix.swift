@@ -49,6 +49,12 @@ struct SweepMix {
         if hiss.target != noise { hiss.ramp(to: noise, overFrames: rampFrames) }
     }
 
+    /// The programme starts from silence (its own fade-in follows): its level is the sweep's at once, so
+    /// a station tuned ahead, silent, does not leak in while the level would still ramp down.
+    mutating func programmeStarts() {
+        programme.set(programme.target)
+    }
+
     /// The device's rate changed: the hiss and the ramps follow it; the levels reached are kept.
     mutating func adapt(to sampleRate: Int) {
         guard sampleRate != self.sampleRate else { return }

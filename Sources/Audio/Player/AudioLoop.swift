@@ -272,6 +272,7 @@ final class AudioLoop {
         if !audible && !fadingOut {
             volume.set(0)
             volume.ramp(to: gain, overFrames: fadeFrames)
+            sweep.programmeStarts()
         } else if !fadingOut && volume.target != gain {
             volume.ramp(to: gain, overFrames: fadeFrames)
         }
