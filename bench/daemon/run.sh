@@ -5,6 +5,7 @@
 #     --headless on the loopback Icecast rig of bench/audio, ALSA into its paced sink; the knob
 #     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
 #   * `wavedial tune` → first audio on the same running radio;
+#   * the sweep: the needle reaches a station's frequency → its sound at ALSA, warm and cold (sweep.sh);
 #   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
 # Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
 # (RESULTS: a JSON-lines file the playing measurements are appended to)
@@ -54,6 +55,9 @@ echo "== tune → first audio (paced sink, $reps runs of 10 s)"
   --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
   --ready "$bin/wavedial status" --trigger "$bin/wavedial tune 94.1" --settle 1 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
+
+echo "== sweep: the needle reaches a station's frequency → its sound at ALSA"
+bin="$bin" SWEEP_PORT=$((PORT + 60)) "$here/sweep.sh" "$reps"
 
 echo "== detent → LCD"
 "$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300
