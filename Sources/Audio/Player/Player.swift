@@ -83,6 +83,11 @@ public final class Player: @unchecked Sendable {
         let adopted = control.withLock { () -> Bool in
             guard isSpeculative, session?.station == station, terminalFailure == nil, !isShuttingDown else { return false }
             isSpeculative = false
+            // Play means play: a pause while it was only tuned ahead ends here, as a new play's would.
+            if isPaused {
+                isPaused = false
+                session?.setPaused(outputFailure != nil)
+            }
             control.broadcast()
             return true
         }
