@@ -380,11 +380,12 @@ public final class RadioController: @unchecked Sendable {
         current = station
         pausedAt = nil
         if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
-        endSweep()
         let playable = playable(station)
         player.play(playable)
         inPlayer = station.stationuuid
         inPlayerIsAhead = false
+        // After the play: a station tuned ahead is adopted at the sweep's level, then ramps to full.
+        endSweep()
         // A station tuned ahead plays on from where it is (the player adopts it); any other is connecting.
         let reported = player.status
         playerStatus = reported.station == playable ? reported : PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)

@@ -84,7 +84,7 @@ final class RadioControllerSweepTests: XCTestCase {
         XCTAssertEqual(tunes, ["prepare \(jazz.stationuuid)", "prepare \(talk.stationuuid)"],
                        "at 94.3 Talk 94.5 became the nearest, going up")
         XCTAssertEqual(levels, ["0.00", "0.25", "1.00", "0.25", "0.00", "0.25", "1.00"])
-        XCTAssertTrue(player.sweeps.allSatisfy(\.noise))
+        XCTAssertTrue(player.sweeps.allSatisfy { $0.noise })
         XCTAssertEqual(reports, [], "nothing counts as played while the knob turns")
         XCTAssertEqual(try database.playHistory(), [])
 
