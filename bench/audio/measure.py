@@ -18,7 +18,7 @@ For each repetition it:
 Results: one JSON object per repetition appended to --results, and a summary line.
 Placeholders in --cmd/--trigger/--watch: {url} {run} {bench} {here}.
 """
-import argparse, glob, json, os, re, shlex, signal, statistics, subprocess, sys, threading, time, urllib.parse
+import argparse, glob, json, os, random, re, shlex, signal, statistics, subprocess, sys, threading, time, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.environ.get("BENCH_DIR", "/tmp/wavedial-bench")
@@ -184,7 +184,7 @@ def one_rep(a, rep):
         subprocess.run(shlex.split(subst(a.before, a, run)), env=env, check=True)
     cpu_pre = cpu_rss(proc.pid)[0]
     if a.trigger:
-        time.sleep(a.settle)
+        time.sleep(a.settle + random.uniform(0, a.jitter))
         cpu_pre = cpu_rss(proc.pid)[0]
         t0 = time.monotonic()
         subprocess.run(shlex.split(subst(a.trigger, a, run)), env=env, check=True)
@@ -398,6 +398,8 @@ def main():
     ap.add_argument("--trigger", help="command that starts playback; t0 = its start")
     ap.add_argument("--before", help="run once after --ready, before the settle and --trigger (not timed)")
     ap.add_argument("--settle", type=float, default=1.0, help="idle seconds before --trigger")
+    ap.add_argument("--jitter", type=float, default=0.0, help="up to this many seconds more, at random: the trigger "
+                    "does not fall at the same point of the stream's chunks in every run")
     ap.add_argument("--loud", type=float, help="FRACTION: ttfa_loud_s, the first ALSA write after t0 whose peak is "
                     "FRACTION of the median peak in the window's second half (a station's sound, not hiss)")
     ap.add_argument("--watch", help="extra command whose output lines are timestamped (metadata)")

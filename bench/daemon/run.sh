@@ -44,9 +44,10 @@ PY
 echo "== knob rest → first audio, CPU and RSS while playing (paced sink, $reps runs of 60 s)"
 "$root/bench/audio/measure.py" --name daemon-knob --url "$url" --reps "$reps" --duration 60 \
   --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
-  --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 \
+  --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 --loud 0.3 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
-echo "(time to first audio above includes the 400 ms the knob must rest before the needle snaps)"
+echo "(ttfa_loud_s: the station's sound, not the sweep's hiss that comes first; it includes the 400 ms the knob"
+echo " must rest before the needle snaps, and the station is tuned ahead from 150 ms after the detent)"
 
 # A running radio asked for a station, as mpd is in bench/audio: t0 is the launch of `wavedial tune`,
 # so the CLI's start and the control socket's round trip are inside the figure.

@@ -13,8 +13,8 @@ struct SweepMix {
         var noise: Bool
     }
 
-    /// How long a change of level takes.
-    static let rampSeconds = 0.05
+    /// How long a change of level takes: as long as the player's fades, no click and no audible lag.
+    static let rampSeconds = 0.03
 
     private(set) var rampFrames: Int
     private var sampleRate: Int

@@ -56,6 +56,10 @@ final class AudioLoop {
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
+    /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
+    /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
+    /// quarter of a second of MP3) would lag the needle by that much.
+    private static let sweepSliceSeconds = 0.01
     /// The hiss alone keeps the device this far ahead (above a period of the default ALSA settings, so it
     /// does not run dry), topped up when it holds less than half.
     private static let hissLeadSeconds = 0.1
@@ -285,11 +289,20 @@ final class AudioLoop {
         }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
-                volume.apply(to: chunk, channels: format.channels)
+                volume.apply(to: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples]), channels: format.channels)
                 sweep.adapt(to: format.sampleRate)
-                sweep.apply(to: chunk, channels: format.channels)
-                try output.write(UnsafeBufferPointer(chunk))
+                let slice = sweep.isSweeping ? max(format.frames(seconds: Self.sweepSliceSeconds), 1) * format.channels : samples
+                var offset = 0
+                while offset < samples {
+                    if offset > 0 {
+                        let latest = player.currentCommand()
+                        sweep.set(latest.sweep, userGain: latest.gain)
+                    }
+                    let part = UnsafeMutableBufferPointer(rebasing: buffer[offset..<min(offset + slice, samples)])
+                    sweep.apply(to: part, channels: format.channels)
+                    try output.write(UnsafeBufferPointer(part))
+                    offset += part.count
+                }
             }
         } catch {
             deviceLost(error, session: session)
