@@ -10,6 +10,8 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration, Configuration())
         XCTAssertEqual(configuration.dial.band, Band.fm)
         XCTAssertEqual(configuration.dial.stations, 60)
+        XCTAssertTrue(configuration.dial.sweep, "the sweep is heard by default")
+        XCTAssertTrue(configuration.dial.sweepNoise)
         XCTAssertEqual(configuration.catalog.syncIntervalHours, 24)
         XCTAssertNil(configuration.location.coordinate)
     }
@@ -40,6 +42,8 @@ final class ConfigurationTests: XCTestCase {
             step = 0.05
             stations = 40
             radius_km = 100
+            sweep = false
+            sweep_noise = false
             """)
         XCTAssertEqual(configuration.location.coordinate, Coordinate(latitude: -36.85, longitude: 174))
         XCTAssertEqual(configuration.location.countryCode, "NZ")
@@ -49,6 +53,8 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.dial.band, Band(startKHz: 76_000, endKHz: 95_000, stepKHz: 50))
         XCTAssertEqual(configuration.dial.stations, 40)
         XCTAssertEqual(configuration.dial.radiusKm, 100)
+        XCTAssertFalse(configuration.dial.sweep)
+        XCTAssertFalse(configuration.dial.sweepNoise)
     }
 
     func testUnknownKeysAreReportedWithNameAndLine() {

@@ -8,8 +8,8 @@ For each repetition it:
     --sink file: plain file plugin over "null"; writes return at once (no pacing).
     --native: no plug/S16 conversion; the player's own format reaches the file.
   * LD_PRELOADs bin/pcmshim.so to timestamp the first snd_pcm_write*/mmap_commit.
-  * starts --cmd (the process that is measured), optionally waits for --ready and
-    runs --trigger (t0 is then the trigger's start, else the spawn of --cmd),
+  * starts --cmd (the process that is measured), optionally waits for --ready, runs --before once
+    and --trigger (t0 is then the trigger's start, else the spawn of --cmd),
   * polls the PCM output file (1 ms until first audio, then 10 ms),
   * optionally kills the server (icecast, or the HLS origin when FORMAT=hls: rig.sh kill-server)
     at --outage AT:DOWN (seconds after t0) and restarts it,
@@ -18,7 +18,7 @@ For each repetition it:
 Results: one JSON object per repetition appended to --results, and a summary line.
 Placeholders in --cmd/--trigger/--watch: {url} {run} {bench} {here}.
 """
-import argparse, glob, json, os, re, shlex, signal, statistics, subprocess, sys, threading, time, urllib.parse
+import argparse, glob, json, os, random, re, shlex, signal, statistics, subprocess, sys, threading, time, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.environ.get("BENCH_DIR", "/tmp/wavedial-bench")
@@ -154,6 +154,8 @@ def one_rep(a, rep):
                BENCH_DIR=BENCH, PCMSHIM_LOG=os.path.join(run, "shim.log"),
                PCMSHIM_PORT=str(urllib.parse.urlsplit(a.url).port or 80),
                PACER_LOG=os.path.join(run, "pacer.log"))
+    if a.loud:
+        env["PCMSHIM_PEAKS"] = "1"
     if not a.no_shim:
         env["LD_PRELOAD"] = (os.path.join(BENCH, "bin", "pcmshim.so") + " " + env.get("LD_PRELOAD", "")).strip()
     for k, v in (kv.split("=", 1) for kv in a.env):
@@ -178,9 +180,11 @@ def one_rep(a, rep):
         watch = subprocess.Popen(shlex.split(subst(a.watch, a, run)), env=env, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         wlog = LineLog(watch.stdout, os.path.join(run, "watch.log")); wlog.start()
+    if a.before:
+        subprocess.run(shlex.split(subst(a.before, a, run)), env=env, check=True)
     cpu_pre = cpu_rss(proc.pid)[0]
     if a.trigger:
-        time.sleep(a.settle)
+        time.sleep(a.settle + random.uniform(0, a.jitter))
         cpu_pre = cpu_rss(proc.pid)[0]
         t0 = time.monotonic()
         subprocess.run(shlex.split(subst(a.trigger, a, run)), env=env, check=True)
@@ -293,6 +297,15 @@ def one_rep(a, rep):
         # the player's own share of the first audio: launch -> request, and first body byte -> ALSA
         if "body_s" in res and "ttfa_alsa_s" in res:
             res["body_to_alsa_s"] = round(res["ttfa_alsa_s"] - res["body_s"], 4)
+        if a.loud:
+            # the first write after t0 as loud as the programme plays in the second half of the window
+            peaks = [(int(f[2]) / 1e9 - t0, int(f[5])) for f in (l.split() for l in open(env["PCMSHIM_LOG"]))
+                     if f[0] == "peak" and int(f[4]) > 0]
+            late = sorted(p for t, p in peaks if t >= a.duration / 2)
+            if late:
+                full = late[len(late) // 2]
+                res["loud_peak"] = full
+                res["ttfa_loud_s"] = next((round(t, 4) for t, p in peaks if t >= 0 and p >= a.loud * full), None)
     res["ttfa_file_s"] = round(t_first - t0, 4) if t_first else None
     # first non-silent sample (|x| > 32 of S16) in the output: guards against players that
     # start the device with silence; with the paced sink offset/rate maps to time
@@ -368,7 +381,7 @@ def one_rep(a, rep):
     return res
 
 
-def summarize(rs, keys=("ttfa_alsa_s", "ttfa_file_s", "ttfa_sound_s", "cpu_s", "cpu_pct", "peak_rss_kb")):
+def summarize(rs, keys=("ttfa_alsa_s", "ttfa_file_s", "ttfa_sound_s", "ttfa_loud_s", "cpu_s", "cpu_pct", "peak_rss_kb")):
     out = {}
     for k in keys:
         v = [r[k] for r in rs if r.get(k) is not None]
@@ -383,7 +396,12 @@ def main():
     ap.add_argument("--cmd", required=True, help="measured process, e.g. 'mpg123 -o alsa -a bench {url}'")
     ap.add_argument("--ready", help="poll this until exit 0 before --trigger")
     ap.add_argument("--trigger", help="command that starts playback; t0 = its start")
+    ap.add_argument("--before", help="run once after --ready, before the settle and --trigger (not timed)")
     ap.add_argument("--settle", type=float, default=1.0, help="idle seconds before --trigger")
+    ap.add_argument("--jitter", type=float, default=0.0, help="up to this many seconds more, at random: the trigger "
+                    "does not fall at the same point of the stream's chunks in every run")
+    ap.add_argument("--loud", type=float, help="FRACTION: ttfa_loud_s, the first ALSA write after t0 whose peak is "
+                    "FRACTION of the median peak in the window's second half (a station's sound, not hiss)")
     ap.add_argument("--watch", help="extra command whose output lines are timestamped (metadata)")
     ap.add_argument("--url", default=os.environ.get("BENCH_URL", "http://127.0.0.1:18100/live.mp3"))
     ap.add_argument("--duration", type=float, default=60)
@@ -403,7 +421,7 @@ def main():
         rs.append(r)
         with open(a.results, "a") as fh:
             fh.write(json.dumps(r) + "\n")
-        brief = {k: r.get(k) for k in ("ttfa_alsa_s", "ttfa_file_s", "ttfa_sound_s", "cpu_s", "cpu_pct", "peak_rss_kb",
+        brief = {k: r.get(k) for k in ("ttfa_alsa_s", "ttfa_file_s", "ttfa_sound_s", "ttfa_loud_s", "cpu_s", "cpu_pct", "peak_rss_kb",
                                         "exited_at_s", "pcm_format", "pcm_seconds_at_end", "meta_latency_s")}
         if "outage" in r:
             brief["outage"] = r["outage"]

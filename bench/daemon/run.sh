@@ -5,6 +5,7 @@
 #     --headless on the loopback Icecast rig of bench/audio, ALSA into its paced sink; the knob
 #     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
 #   * `wavedial tune` → first audio on the same running radio;
+#   * the sweep: the needle reaches a station's frequency → its sound at ALSA, warm and cold (sweep.sh);
 #   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
 # Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
 # (RESULTS: a JSON-lines file the playing measurements are appended to)
@@ -43,9 +44,10 @@ PY
 echo "== knob rest → first audio, CPU and RSS while playing (paced sink, $reps runs of 60 s)"
 "$root/bench/audio/measure.py" --name daemon-knob --url "$url" --reps "$reps" --duration 60 \
   --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
-  --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 \
+  --ready "$bin/wavedial status" --trigger "$bin/wavedial sim turn 66" --settle 1 --loud 0.3 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
-echo "(time to first audio above includes the 400 ms the knob must rest before the needle snaps)"
+echo "(ttfa_loud_s: the station's sound, not the sweep's hiss that comes first; it includes the 400 ms the knob"
+echo " must rest before the needle snaps, and the station is tuned ahead from 150 ms after the detent)"
 
 # A running radio asked for a station, as mpd is in bench/audio: t0 is the launch of `wavedial tune`,
 # so the CLI's start and the control socket's round trip are inside the figure.
@@ -54,6 +56,9 @@ echo "== tune → first audio (paced sink, $reps runs of 10 s)"
   --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
   --ready "$bin/wavedial status" --trigger "$bin/wavedial tune 94.1" --settle 1 \
   --env WAVEDIAL_CONFIG="$work/config.toml"
+
+echo "== sweep: the needle reaches a station's frequency → its sound at ALSA"
+bin="$bin" SWEEP_PORT=$((PORT + 60)) "$here/sweep.sh" "$reps"
 
 echo "== detent → LCD"
 "$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300

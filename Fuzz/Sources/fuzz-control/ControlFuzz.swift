@@ -67,6 +67,8 @@ final class SilentPlayer: RadioPlayer {
     var volume: Double = 1
     var status = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     func play(_ station: PlayableStation) {}
+    func prepare(_ station: PlayableStation) {}
+    func setSweep(level: Double?, noise: Bool) {}
     func pause() {}
     func resume() {}
     func stop() {}

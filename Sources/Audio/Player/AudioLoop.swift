@@ -1,12 +1,15 @@
 import Glibc
 
-/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → volume and fades → ``AudioOutput``.
+/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → volume and fades → the sweep stage
+/// (``SweepMix``) → ``AudioOutput``.
 ///
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
 /// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
 /// re-opened with back-off while the stream keeps recording) and title timing (a title is published
 /// when the frames after it leave the device, and only one the listener heard: at most one per
-/// ``RingWriter/shortestHeardTitleSeconds`` of audio). Runs only on `wd-audio`.
+/// ``RingWriter/shortestHeardTitleSeconds`` of audio). While the needle sweeps with hiss and no programme
+/// reaches the device (nothing tuned yet, connecting, between reads), the device plays the hiss alone, paced
+/// by the clock. Runs only on `wd-audio`.
 final class AudioLoop {
     /// The device failed to open or write (unplugged, or not there yet): why, and when to try again.
     private struct DeviceLoss {
@@ -24,6 +27,10 @@ final class AudioLoop {
     /// Decoders made so far, kept for the next station in the same encoding.
     private var decoders: [AudioEncoding: AudioDecoder] = [:]
     private var volume = Volume(gain: 0)
+    private var sweep = SweepMix(sampleRate: 44100)
+    /// When the device will have played what was written to it, on ``StationSession/now``'s clock: paces the
+    /// hiss alone, also on a device that never blocks (ALSA's `null`, the tests' file capture).
+    private var playedUntil = 0.0
     private var current: StationSession?
     private var ringGeneration = 0
     private var audible = false
@@ -49,6 +56,13 @@ final class AudioLoop {
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
+    /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
+    /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
+    /// quarter of a second of MP3) would lag the needle by that much.
+    private static let sweepSliceSeconds = 0.01
+    /// The hiss alone keeps the device this far ahead (above a period of the default ALSA settings, so it
+    /// does not run dry), topped up when it holds less than half.
+    private static let hissLeadSeconds = 0.1
 
     init(player: Player) {
         self.player = player
@@ -64,11 +78,18 @@ final class AudioLoop {
                 output.close()
                 return
             }
+            sweep.set(command.sweep, userGain: command.gain)
             if command.session !== current {
-                fadeOut()
+                // Sweeping, the stations follow each other under the hiss: no pause to play out the device.
+                fadeOut(drain: command.sweep == nil)
                 switchTo(command.session)
             }
             guard let session = current else {
+                if let due = hissAlone(command) {
+                    player.waitForCommandChange(from: command, timeout: due)
+                    continue
+                }
+                if output.format != nil { output.drain() }
                 output.close()
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
@@ -80,6 +101,10 @@ final class AudioLoop {
             }
             if finished {
                 if audible { fadeOut() }
+                if let due = hissAlone(command) {
+                    player.waitForCommandChange(from: command, timeout: due)
+                    continue
+                }
                 output.close()
                 player.waitForCommandChange(from: command, timeout: 1)
                 continue
@@ -155,7 +180,10 @@ final class AudioLoop {
         }
         if prebuffering {
             let needed = max(1, Int(settings.prebufferSeconds * Double(session.bytesPerSecond)))
-            guard ring.waitUntilStored(atLeast: needed, timeout: 0.02) || ring.closed else { return }
+            guard ring.waitUntilStored(atLeast: needed, timeout: 0.02) || ring.closed else {
+                _ = hissAlone(command)
+                return
+            }
             prebuffering = false
         }
         for mark in ring.reachedMarks() {
@@ -171,6 +199,7 @@ final class AudioLoop {
         }
         let count = read(from: ring, timeout: 0.02)
         guard count > 0 else {
+            _ = hissAlone(command)
             // Only once the device itself has run dry is the listener hearing a gap.
             if audible && output.delayFrames == 0 {
                 audible = false
@@ -247,6 +276,7 @@ final class AudioLoop {
         if !audible && !fadingOut {
             volume.set(0)
             volume.ramp(to: gain, overFrames: fadeFrames)
+            sweep.programmeStarts()
         } else if !fadingOut && volume.target != gain {
             volume.ramp(to: gain, overFrames: fadeFrames)
         }
@@ -259,14 +289,26 @@ final class AudioLoop {
         }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
-                volume.apply(to: chunk, channels: format.channels)
-                try output.write(UnsafeBufferPointer(chunk))
+                volume.apply(to: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples]), channels: format.channels)
+                sweep.adapt(to: format.sampleRate)
+                let slice = sweep.isSweeping ? max(format.frames(seconds: Self.sweepSliceSeconds), 1) * format.channels : samples
+                var offset = 0
+                while offset < samples {
+                    if offset > 0 {
+                        let latest = player.currentCommand()
+                        sweep.set(latest.sweep, userGain: latest.gain)
+                    }
+                    let part = UnsafeMutableBufferPointer(rebasing: buffer[offset..<min(offset + slice, samples)])
+                    sweep.apply(to: part, channels: format.channels)
+                    try output.write(UnsafeBufferPointer(part))
+                    offset += part.count
+                }
             }
         } catch {
             deviceLost(error, session: session)
             return false
         }
+        wrote(frames: samples / max(format.channels, 1), at: format.sampleRate)
         if !audible && !fadingOut {
             audible = true
             playedInSession = true
@@ -346,8 +388,42 @@ final class AudioLoop {
         player.titleReached(due.title, session: session)
     }
 
-    /// Ramps to silence over the fade length using the audio still buffered, then plays out the device.
-    private func fadeOut() {
+    /// The device took `frames` more: it plays them after what it holds (from now, when it had run dry).
+    private func wrote(frames: Int, at sampleRate: Int) {
+        playedUntil = max(playedUntil, StationSession.now) + Double(frames) / Double(max(sampleRate, 1))
+    }
+
+    /// Writes the hiss alone while the sweep hisses (or its hiss fades out) and the device holds less than half
+    /// of ``hissLeadSeconds``; the device is opened for it when closed. - Returns: the seconds until more
+    /// is due, nil when there is no hiss to play (paused, not sweeping, the device lost).
+    private func hissAlone(_ command: Player.Command) -> Double? {
+        guard !command.paused, deviceLoss == nil, sweep.isHissing else { return nil }
+        if output.format == nil { try? output.open(format: lastFormat) }
+        guard let format = output.format else { return nil }
+        let now = StationSession.now
+        let held = max(playedUntil - now, Double(output.delayFrames) / Double(format.sampleRate))
+        guard held < Self.hissLeadSeconds / 2 else { return held - Self.hissLeadSeconds / 2 }
+        let frames = min(format.frames(seconds: Self.hissLeadSeconds - held), pcm.count / max(format.channels, 1))
+        guard frames > 0 else { return 0.01 }
+        do {
+            try pcm.withUnsafeMutableBufferPointer { buffer in
+                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames * format.channels])
+                sweep.adapt(to: format.sampleRate)
+                sweep.fillHiss(chunk, channels: format.channels)
+                try output.write(UnsafeBufferPointer(chunk))
+            }
+        } catch {
+            // A device that fails here fails the programme too, which reports it; the hiss just stops.
+            output.close()
+            return nil
+        }
+        wrote(frames: frames, at: format.sampleRate)
+        return Self.hissLeadSeconds / 2
+    }
+
+    /// Ramps to silence over the fade length using the audio still buffered, then plays out the device
+    /// (unless `drain` is false: the next station follows at once, as while the needle sweeps).
+    private func fadeOut(drain: Bool = true) {
         guard audible, let session = current, let format = output.format else {
             audible = false
             return
@@ -362,7 +438,7 @@ final class AudioLoop {
             decode(count, session: session, gain: 0)
         }
         fadingOut = false
-        output.drain()
+        if drain { output.drain() }
         audible = false
         player.audioDidChange(audible: false, session: session)
     }

@@ -51,6 +51,9 @@ public final class Player: @unchecked Sendable {
     /// The start timed out with no network: the session keeps retrying and the state says so.
     private var awaitingNetwork = false
     private var streamName: String?
+    /// The session was started by ``prepare(_:)``: heard only under a sweep until ``play(_:)`` adopts it.
+    private var isSpeculative = false
+    private var sweep: SweepMix.Setting?
     private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
@@ -76,8 +79,49 @@ public final class Player: @unchecked Sendable {
     // MARK: Commands
 
     /// Tunes `station`: the current transfer is cancelled and released, the new one starts at once.
+    /// A station ``prepare(_:)`` tuned (and not failed) is adopted instead: play starts from its connection.
     /// Does nothing after ``shutdown()``.
     public func play(_ station: PlayableStation) {
+        let adopted = control.withLock { () -> Bool in
+            guard isSpeculative, session?.station == station, terminalFailure == nil, !isShuttingDown else { return false }
+            isSpeculative = false
+            // Play means play: a pause while it was only tuned ahead ends here, as a new play's would.
+            if isPaused {
+                isPaused = false
+                session?.setPaused(outputFailure != nil)
+            }
+            control.broadcast()
+            return true
+        }
+        if adopted {
+            logger.info("playing the station tuned ahead", metadata: ["station.uuid": "\(station.id)"])
+            publishStatus()
+            return
+        }
+        start(station, speculative: false)
+    }
+
+    /// Tunes `station` ahead, while the knob still turns: connected and decoded as by ``play(_:)``, but heard
+    /// only under a sweep (``setSweep(level:noise:)``), silent without one, so the station that played goes
+    /// quiet. ``play(_:)`` of the same station then plays from this connection. A station already tuned stays.
+    public func prepare(_ station: PlayableStation) {
+        guard !control.withLock({ session?.station == station && terminalFailure == nil }) else { return }
+        start(station, speculative: true)
+    }
+
+    /// The programme's level while the needle sweeps, 0...1 (nil: not sweeping: the programme at full and no
+    /// hiss), and whether a quiet inter-station hiss fills the rest (also while nothing is tuned: the device
+    /// then plays the hiss alone). Changes ramp smoothly. Any thread.
+    public func setSweep(level: Double?, noise: Bool = true) {
+        control.withLock {
+            guard !isShuttingDown else { return }
+            sweep = level.map { SweepMix.Setting(level: $0, noise: noise) }
+            if sweep != nil { startAudioThreadIfNeeded() }
+            control.broadcast()
+        }
+    }
+
+    private func start(_ station: PlayableStation, speculative: Bool) {
         guard !control.withLock({ isShuttingDown }) else { return }
         let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
             self?.handle(event, from: session)
@@ -95,13 +139,14 @@ public final class Player: @unchecked Sendable {
             outputFailure = nil
             awaitingNetwork = false
             streamName = nil
+            isSpeculative = speculative
             published.title = nil
             startAudioThreadIfNeeded()
             control.broadcast()
             return old
         }
         old?.cancel()
-        logger.info("tuning", metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)"])
+        logger.info(speculative ? "tuning ahead" : "tuning", metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)"])
         newSession.start(in: networkThreads)
         publishStatus()
     }
@@ -136,6 +181,7 @@ public final class Player: @unchecked Sendable {
             let old = session
             session = nil
             isPaused = false
+            isSpeculative = false
             terminalFailure = nil
             outputFailure = nil
             published.title = nil
@@ -305,13 +351,20 @@ public final class Player: @unchecked Sendable {
         var paused: Bool
         var shuttingDown: Bool
         var gain: Float
+        /// The sweep stage's setting; a station tuned ahead is silent without a sweep.
+        var sweep: SweepMix.Setting?
     }
 
     func currentCommand() -> Command {
         control.withLock {
             Command(session: session, sessionStart: sessionStart, paused: isPaused, shuttingDown: isShuttingDown,
-                    gain: Volume.gain(forLevel: level))
+                    gain: Volume.gain(forLevel: level), sweep: sweepStage)
         }
+    }
+
+    /// Called with `control` held.
+    private var sweepStage: SweepMix.Setting? {
+        sweep ?? (isSpeculative ? SweepMix.Setting(level: 0, noise: false) : nil)
     }
 
     /// Blocks the audio thread until the command differs from `command` (or `timeout` passes).
@@ -319,7 +372,7 @@ public final class Player: @unchecked Sendable {
         control.withLock {
             let deadline = ConditionLock.Deadline.after(seconds: timeout)
             while session === command.session && isPaused == command.paused && isShuttingDown == command.shuttingDown
-                && control.wait(until: deadline) {}
+                && sweepStage == command.sweep && control.wait(until: deadline) {}
         }
     }
 

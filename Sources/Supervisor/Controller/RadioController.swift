@@ -41,8 +41,16 @@ public final class RadioController: @unchecked Sendable {
     /// stationuuid: the current one and those in the history, which back and forward find here.
     private var typedStations: [String: Station] = [:]
     private var needle: Needle
+    private var pace = KnobPace()
     private var history = StationHistory()
+    /// The station the knob last rested on (or tuned otherwise): the one that counts as played.
     private var current: Station?
+    /// The station the player has now, by stationuuid: `current`, or while the knob turns the one tuned
+    /// ahead (``RadioPlayer/prepare(_:)``), which plays only once the knob rests on it.
+    private var inPlayer: String?
+    private var inPlayerIsAhead = false
+    /// The sweep level last asked of the player; nil when not sweeping.
+    private var sweepLevel: Double?
     private var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var pausedAt: UInt64?
     private var saved: ApplianceState
@@ -121,6 +129,7 @@ public final class RadioController: @unchecked Sendable {
         queue.sync {
             observations.forEach { $0.cancel() }
             observations.removeAll()
+            endSweep()
             player.stop()
             persist()
             writeSongs(songs.takeAll(at: monotonic()))
@@ -179,8 +188,15 @@ public final class RadioController: @unchecked Sendable {
         if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
             if entry.stationuuid != current?.stationuuid || !isActive, let station = lookup(entry.stationuuid) {
                 tune(station, fromHistory: false)
+            } else if let current, entry.stationuuid != inPlayer || inPlayerIsAhead {
+                // Back on the station that played, after others were tuned ahead: it plays on (from the
+                // connection made ahead when there is one); not a new play, so nothing is recorded or reported.
+                player.play(playable(current))
+                inPlayer = current.stationuuid
+                inPlayerIsAhead = false
             }
         }
+        if needle.isTurning { followNeedle(at: time) } else { endSweep() }
         refresh()
     }
 
@@ -211,7 +227,10 @@ public final class RadioController: @unchecked Sendable {
     /// An input event at `time`, on the queue.
     func handleNow(_ kind: InputEvent.Kind, at time: UInt64) {
         switch kind {
-        case .detent(let delta): needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
+        case .detent(let delta):
+            needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
+            pace.detent(delta, at: time)
+            followNeedle(at: time)
         case .button(let name, let action): button(name, action)
         }
     }
@@ -293,7 +312,46 @@ public final class RadioController: @unchecked Sendable {
         } else if let first = activeBand.closest(to: needle.kHz) {
             needle.place(at: first.kHz)
         }
+        // A station tuned ahead on the band left is not what plays: the station that played does again.
+        if let current, inPlayer != current.stationuuid || inPlayerIsAhead, isActive {
+            player.play(playable(current))
+            inPlayer = current.stationuuid
+            inPlayerIsAhead = false
+        }
+        endSweep()
         persist()
+    }
+
+    // MARK: The sweep (on the queue)
+
+    /// While the knob turns: the station nearest the needle is tuned ahead (not while the knob spins fast),
+    /// and with `[dial] sweep` it is heard at its level under the needle (``SweepCurve``), hiss between;
+    /// spinning, only hiss. A paused radio only moves its needle.
+    private func followNeedle(at time: UInt64) {
+        guard needle.isTurning else { return }
+        if case .paused = playerStatus.state { return }
+        let fast = pace.isFast(at: time)
+        if !fast, let entry = activeBand.closest(to: needle.kHz, direction: needle.direction), entry.stationuuid != inPlayer,
+           let station = lookup(entry.stationuuid) {
+            player.prepare(playable(station))
+            inPlayer = entry.stationuuid
+            inPlayerIsAhead = true
+        }
+        guard configuration.dial.sweep else { return }
+        var level = 0.0
+        if !fast, let uuid = inPlayer, let kHz = activeBand.frequency(of: uuid) {
+            level = SweepCurve.level(needleKHz: needle.kHz, stationKHz: kHz, band: activeBand.band)
+        }
+        guard level != sweepLevel else { return }
+        sweepLevel = level
+        player.setSweep(level: level, noise: configuration.dial.sweepNoise)
+    }
+
+    /// The knob rested or the needle was placed: the programme back at full, the hiss gone (ramped by the player).
+    private func endSweep() {
+        guard sweepLevel != nil else { return }
+        sweepLevel = nil
+        player.setSweep(level: nil, noise: configuration.dial.sweepNoise)
     }
 
     private func toggleMute() {
@@ -323,10 +381,15 @@ public final class RadioController: @unchecked Sendable {
         current = station
         pausedAt = nil
         if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
-        let playable = PlayableStation(id: station.stationuuid, name: station.name, url: station.url,
-                                       addressPolicy: addressPolicy(for: station))
-        playerStatus = PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
+        let playable = playable(station)
         player.play(playable)
+        inPlayer = station.stationuuid
+        inPlayerIsAhead = false
+        // After the play: a station tuned ahead is adopted at the sweep's level, then ramps to full.
+        endSweep()
+        // A station tuned ahead plays on from where it is (the player adopts it); any other is connecting.
+        let reported = player.status
+        playerStatus = reported.station == playable ? reported : PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
         saved.lastStation = station.stationuuid
         saved.lastTypedURL = typed ? station.url : nil
         persist()
@@ -337,6 +400,11 @@ public final class RadioController: @unchecked Sendable {
         }
         // Radio Browser counts plays of its stations; a typed station's id is made up here.
         if !typed { reportPlay(station) }
+    }
+
+    /// `station` as the player takes it.
+    private func playable(_ station: Station) -> PlayableStation {
+        PlayableStation(id: station.stationuuid, name: station.name, url: station.url, addressPolicy: addressPolicy(for: station))
     }
 
     /// Whether the user gave `station` by its URL: typed with `tune URL`, or the snapshot of a favorite the

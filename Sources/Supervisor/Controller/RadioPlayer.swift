@@ -4,6 +4,12 @@ import Audio
 /// the audio engine (`Audio.Player`), so the controller's rules can be tested alone.
 public protocol RadioPlayer: AnyObject {
     func play(_ station: PlayableStation)
+    /// Tunes `station` ahead while the knob turns: connected, heard only under a sweep; a later ``play(_:)``
+    /// of it plays from that connection (``Player/prepare(_:)``).
+    func prepare(_ station: PlayableStation)
+    /// The level of the station tuned while the needle sweeps, 0...1, and whether hiss fills the rest; nil
+    /// ends the sweep (``Player/setSweep(level:noise:)``).
+    func setSweep(level: Double?, noise: Bool)
     func pause()
     func resume()
     func stop()

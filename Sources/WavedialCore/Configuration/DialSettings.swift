@@ -8,6 +8,12 @@ public struct DialSettings: Sendable, Equatable {
     public var radiusKm = 250.0
     /// How long the knob must rest before the needle snaps to the closest station and it plays.
     public var snapDelayMilliseconds = 400
+    /// Whether the dial is heard while it turns: the station under the needle fades in around its frequency
+    /// and out as the needle moves on (``SweepCurve``). Off, the station under the needle still connects
+    /// before the knob rests, silently.
+    public var sweep = true
+    /// Whether a quiet inter-station hiss plays between stations while the needle sweeps.
+    public var sweepNoise = true
 
     public init() {}
 
@@ -19,6 +25,8 @@ public struct DialSettings: Sendable, Equatable {
         stations = section.int("stations", default: 60, range: 1...1000)
         radiusKm = section.double("radius_km", default: 250, range: 1...20_100)
         snapDelayMilliseconds = section.int("snap_delay_ms", default: 400, range: 50...5000)
+        sweep = section.bool("sweep", default: true)
+        sweepNoise = section.bool("sweep_noise", default: true)
         if let band = Band(startMHz: start, endMHz: end, stepMHz: step) {
             self.band = band
             if band.slotCount < stations {

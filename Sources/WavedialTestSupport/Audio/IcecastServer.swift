@@ -144,6 +144,12 @@ public final class IcecastServer: @unchecked Sendable {
         _ = try get("/admin/metadata?\(query)", admin: true)
     }
 
+    /// The ids of the listeners connected to the mount now (`/admin/listclients`): a connection kept is the same id.
+    public func listenerIDs() throws -> [String] {
+        let body = try get("/admin/listclients?mount=\(mount)", admin: true)
+        return body.components(separatedBy: "<ID>").dropFirst().compactMap { $0.components(separatedBy: "</ID>").first }
+    }
+
     private func get(_ path: String, admin: Bool = false) throws -> String {
         let easy = try CurlEasy()
         try easy.set(CURLOPT_URL, "http://\(host):\(port)\(path)")

@@ -16,6 +16,13 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
     private(set) var status = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
 
     private var playedStations: [PlayableStation] = []
+    private var sweepLog: [(level: Double?, noise: Bool)] = []
+    /// Whether ``play(_:)`` of the station tuned ahead goes on from it as the real player does (the status stays
+    /// the player's), rather than reporting it connecting.
+    var adoptsPlay = false
+
+    /// Every ``setSweep(level:noise:)``, in order.
+    var sweeps: [(level: Double?, noise: Bool)] { lock.withLock { sweepLog } }
 
     var played: [String] { lock.withLock { calls.filter { $0.hasPrefix("play ") }.map { String($0.dropFirst(5)) } } }
 
@@ -27,7 +34,17 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
             calls.append("play \(station.id)")
             playedStations.append(station)
         }
+        if adoptsPlay && status.station == station { return }
         report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil))
+    }
+
+    func prepare(_ station: PlayableStation) {
+        lock.withLock { calls.append("prepare \(station.id)") }
+        report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil))
+    }
+
+    func setSweep(level: Double?, noise: Bool) {
+        lock.withLock { sweepLog.append((level, noise)) }
     }
 
     func pause() {
