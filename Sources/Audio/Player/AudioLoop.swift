@@ -1,6 +1,7 @@
 import Glibc
 
-/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → volume and fades → ``AudioOutput``.
+/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → equal loudness (``LoudnessNormalizer``)
+/// → volume and fades → ``AudioOutput``.
 ///
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
 /// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
@@ -24,6 +25,8 @@ final class AudioLoop {
     /// Decoders made so far, kept for the next station in the same encoding.
     private var decoders: [AudioEncoding: AudioDecoder] = [:]
     private var volume = Volume(gain: 0)
+    /// Equal loudness (nil when ``PlayerSettings/loudnessTarget`` is off).
+    private let loudness: LoudnessNormalizer?
     private var current: StationSession?
     private var ringGeneration = 0
     private var audible = false
@@ -54,6 +57,7 @@ final class AudioLoop {
         self.player = player
         settings = player.settings
         output = player.output
+        loudness = settings.loudnessTarget.map { LoudnessNormalizer(target: $0) }
     }
 
     func run() {
@@ -61,6 +65,7 @@ final class AudioLoop {
             let command = player.currentCommand()
             if command.shuttingDown {
                 fadeOut()
+                startLoudness(of: nil)
                 output.close()
                 return
             }
@@ -93,6 +98,7 @@ final class AudioLoop {
     }
 
     private func switchTo(_ session: StationSession?) {
+        startLoudness(of: session)
         current = session
         if let loss = deviceLoss, let session {
             // Still gone: the new station says so at once; the retries go on as scheduled.
@@ -260,6 +266,7 @@ final class AudioLoop {
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
                 let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
+                if let report = loudness?.process(chunk, format: format) { player.loudnessMemory.measured(report) }
                 volume.apply(to: chunk, channels: format.channels)
                 try output.write(UnsafeBufferPointer(chunk))
             }
@@ -279,6 +286,13 @@ final class AudioLoop {
             session.bytesPerSecond = info.bitrate * 125
         }
         return true
+    }
+
+    /// The loudness stage starts on `session`'s station at its stored loudness; the station before gets its last report.
+    private func startLoudness(of session: StationSession?) {
+        guard let loudness else { return }
+        let stored = session.flatMap { player.loudnessMemory.loudness(of: $0.station.id) }
+        if let last = loudness.start(station: session?.station, storedLoudness: stored) { player.loudnessMemory.measured(last) }
     }
 
     /// The device could not be opened or written: it is closed and tried again with back-off
