@@ -14,8 +14,8 @@ public struct LoudnessGainComputer: Sendable {
     public static let gainRange: ClosedRange<Double> = -20...12
     /// Internet radio is mostly mastered this loud (LUFS): the guess for a station never measured.
     public static let typicalLoudness = -16.0
-    static let guessTrustSeconds = 2.0
-    static let storedTrustSeconds = 8.0
+    static let guessTrustSeconds = 1.0
+    static let storedTrustSeconds = 6.0
     static let settlingSeconds = 4.0
     /// dB a second while settling: a few dB in well under a second, heard as a short fade.
     static let settlingRate = 12.0

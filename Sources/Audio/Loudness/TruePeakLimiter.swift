@@ -3,7 +3,7 @@ import Glibc
 /// A lookahead limiter on true peaks: the audio comes out ``latencyFrames`` later, never above ``ceiling``
 /// between its samples either (within its estimate), with no step in gain.
 ///
-/// True peaks are estimated as BS.1770 does: the signal upsampled 4× (a 48-tap Hann-windowed sinc in four
+/// True peaks are estimated as BS.1770 does: the signal upsampled 4× (a 48-tap Kaiser-windowed sinc in four
 /// phases of 12; the samples themselves are the fourth phase). Each frame's peak (the sample and the
 /// upsampled points on either side of it, over all channels) asks for a gain of at most `ceiling / peak`.
 /// That gain is held over the lookahead window (a sliding minimum), released exponentially, then averaged
@@ -15,9 +15,9 @@ final class TruePeakLimiter {
     static let tapsPerPhase = 12
     /// The upsampled phases computed between two samples (the fourth is the sample itself).
     static let interpolatedPhases = 3
-    /// -1.5 dBFS: the product promises no overs above -1 dBTP; the half dB keeps room for the estimate
+    /// -2 dBFS: the product promises no overs above -1 dBTP; the dB between keeps room for the estimate
     /// and for rounding to 16 bits.
-    static let defaultCeiling: Float = 0.841_395
+    static let defaultCeiling: Float = 0.794_328
 
     let channels: Int
     /// The largest true peak it lets through (linear, full scale 1).
@@ -71,7 +71,7 @@ final class TruePeakLimiter {
             for tap in 0..<taps {
                 // Distance from sample `tap` of the window to the point between samples taps/2-1 and taps/2.
                 let distance = Double(taps / 2 - 1) + fraction - Double(tap)
-                row[tap] = Self.sinc(distance) * (0.5 + 0.5 * cos(Double.pi * distance / Double(taps / 2)))
+                row[tap] = Self.sinc(distance) * Self.kaiser(distance / Double(taps / 2))
             }
             let sum = row.reduce(0, +)
             for tap in 0..<taps { coefficients[phase * taps + tap] = Float(row[tap] / sum) }
@@ -184,5 +184,23 @@ final class TruePeakLimiter {
 
     private static func sinc(_ x: Double) -> Double {
         x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)
+    }
+
+    /// The Kaiser window (β 4) at `x` in -1...1: of the short windows, the one whose estimate of a
+    /// band-limited signal's peaks errs least (a few tenths of a dB for content up to 0.45 of the rate).
+    private static func kaiser(_ x: Double) -> Double {
+        let beta = 4.0
+        return besselI0(beta * (max(0, 1 - x * x)).squareRoot()) / besselI0(beta)
+    }
+
+    /// The modified Bessel function of the first kind, order 0 (its power series; converges fast for small x).
+    private static func besselI0(_ x: Double) -> Double {
+        var sum = 1.0, term = 1.0, k = 1.0
+        while term > 1e-12 * sum {
+            term *= (x / (2 * k)) * (x / (2 * k))
+            sum += term
+            k += 1
+        }
+        return sum
     }
 }

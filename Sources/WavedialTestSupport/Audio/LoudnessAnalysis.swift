@@ -10,9 +10,11 @@ public struct LoudnessAnalysis: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { String(format: "%.1f LUFS, %.1f dBTP", integrated, truePeak) }
 
-    /// Measures a raw capture (interleaved S16_LE, as ``AlsaCapture`` writes it); `skipSeconds` leaves out its start.
-    public static func measure(rawPCM file: URL, sampleRate: Int, channels: Int, skipSeconds: Double = 0) throws -> LoudnessAnalysis {
-        try measure(["-f", "s16le", "-ar", "\(sampleRate)", "-ac", "\(channels)", "-ss", "\(skipSeconds)", "-i", file.path])
+    /// Measures raw interleaved samples: a capture (S16_LE, as ``AlsaCapture`` writes it) or any ffmpeg raw
+    /// format (`f32le`); `skipSeconds` leaves out its start.
+    public static func measure(rawPCM file: URL, sampleRate: Int, channels: Int, sampleFormat: String = "s16le",
+                               skipSeconds: Double = 0) throws -> LoudnessAnalysis {
+        try measure(["-f", sampleFormat, "-ar", "\(sampleRate)", "-ac", "\(channels)", "-ss", "\(skipSeconds)", "-i", file.path])
     }
 
     /// Measures a media file ffmpeg can decode.
