@@ -25,6 +25,8 @@ public struct PlayerSettings: Equatable, Sendable {
     /// The integrated loudness every station is brought to, in LUFS (default -23, EBU R128's broadcast
     /// level); nil plays each station at its own level.
     public var loudnessTarget: Double?
+    /// The targets that make sense: quieter is lost in a room's noise, louder leaves the limiter no headroom.
+    public static let loudnessTargetRange: ClosedRange<Double> = -40 ... -10
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
