@@ -11,10 +11,12 @@ public struct LoudnessAnalysis: Equatable, Sendable, CustomStringConvertible {
     public var description: String { String(format: "%.1f LUFS, %.1f dBTP", integrated, truePeak) }
 
     /// Measures raw interleaved samples: a capture (S16_LE, as ``AlsaCapture`` writes it) or any ffmpeg raw
-    /// format (`f32le`); `skipSeconds` leaves out its start.
+    /// format (`f32le`); `skipSeconds` leaves out its start, `seconds` measures only so much.
     public static func measure(rawPCM file: URL, sampleRate: Int, channels: Int, sampleFormat: String = "s16le",
-                               skipSeconds: Double = 0) throws -> LoudnessAnalysis {
-        try measure(["-f", sampleFormat, "-ar", "\(sampleRate)", "-ac", "\(channels)", "-ss", "\(skipSeconds)", "-i", file.path])
+                               skipSeconds: Double = 0, seconds: Double? = nil) throws -> LoudnessAnalysis {
+        let duration = seconds.map { ["-t", "\($0)"] } ?? []
+        return try measure(["-f", sampleFormat, "-ar", "\(sampleRate)", "-ac", "\(channels)", "-ss", "\(skipSeconds)"] + duration
+            + ["-i", file.path])
     }
 
     /// Measures a media file ffmpeg can decode.
