@@ -51,6 +51,36 @@ final class PlayerLoudnessTests: XCTestCase {
         XCTAssertEqual(measured[1].integrated, -12, accuracy: 1.0, "\(measured)")
     }
 
+    /// A station whose loudness the player was given (as the daemon gives it what it stored) plays at the
+    /// target from its first second, and the player reports what it measures, once more when it stops.
+    func testARememberedStationStartsAtTheTargetAndItsMeasurementsAreReported() throws {
+        let server = try IcecastServer(source: try TestMedia.programme(loudness: -35, steady: true))
+        defer { server.stop() }
+        let capture = AlsaCapture.device(named: "loudness-remembered")
+        var logger = Logger(label: "wavedial.audio.test")
+        logger.logLevel = .warning
+        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers),
+                            logger: logger)
+        let reports = LockedReports()
+        let observation = player.observeLoudness { reports.append($0) }
+        defer { observation.cancel() }
+        player.rememberLoudness(["quiet": -35, "other": .nan])
+        let recorder = PlayerRecorder(player)
+        let station = PlayableStation(id: "quiet", name: "Quiet", url: server.url)
+        player.play(station)
+        XCTAssertTrue(recorder.wait(timeout: 40) { _ in !reports.all.isEmpty }, "a report after 10 s of audio")
+        player.stop()
+        XCTAssertTrue(recorder.wait(timeout: 5) { _ in reports.all.last?.isLast == true }, "\(reports.all)")
+        player.shutdown()
+        for report in reports.all {
+            XCTAssertEqual(report.station, station)
+            XCTAssertEqual(report.integratedLUFS, -35, accuracy: 1)
+            XCTAssertGreaterThanOrEqual(report.measuredSeconds, 10)
+        }
+        let start = try LoudnessAnalysis.measure(rawPCM: capture.file, sampleRate: 44100, channels: 2, seconds: 1.5)
+        XCTAssertEqual(start.integrated, -23, accuracy: 1.5, "the first 1.5 s: \(start)")
+    }
+
     /// A target whose peaks would pass full scale: the limiter holds them under -1 dBTP, the loudness
     /// still reaches about the target.
     func testAHotTargetIsLimitedBelowMinus1DBTP() throws {
@@ -58,4 +88,13 @@ final class PlayerLoudnessTests: XCTestCase {
         XCTAssertLessThanOrEqual(measured[0].truePeak, -1, "\(measured)")
         XCTAssertEqual(measured[0].integrated, -10, accuracy: 2, "\(measured)")
     }
+}
+
+/// Loudness reports collected from the audio thread.
+private final class LockedReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [LoudnessReport] = []
+
+    func append(_ report: LoudnessReport) { lock.withLock { reports.append(report) } }
+    var all: [LoudnessReport] { lock.withLock { reports } }
 }
