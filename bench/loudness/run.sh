@@ -7,7 +7,7 @@
 # Prints Markdown tables for docs/BENCHMARKS.md ("Loudness"). Not run in CI (a few minutes).
 # Needs ffmpeg and icecast2 (scripts/packages/test-audio.txt) and scripts/packages/build.txt.
 #
-#   bench/loudness/run.sh
+#   bench/loudness/run.sh [spread|cpu|all]          (default all)
 # Environment (defaults): BENCH_DIR=/tmp/wavedial-loudness PORT=18300 SECONDS_EACH=15
 #   TARGET=-23 CPU_SECONDS=60 (each CPU run) CPU_REPS=3
 set -euo pipefail
@@ -20,6 +20,7 @@ TARGET=${TARGET:--23}
 CPU_SECONDS=${CPU_SECONDS:-60}
 CPU_REPS=${CPU_REPS:-3}
 LEVELS=(-30 -26.4 -22.8 -19.2 -15.6 -12)
+what=${1:-all}
 PW=benchpw
 media="$BENCH_DIR/media" run="$BENCH_DIR/run"
 mkdir -p "$media" "$run/log"
@@ -106,6 +107,7 @@ play() {
   ebur128 -f s16le -ar 44100 -ac 2 -t "$SECONDS_EACH" -i "$file"
 }
 
+if [[ $what == spread || $what == all ]]; then
 echo "### Loudness at the output, $SECONDS_EACH s a station ($(date +%F), ffmpeg ebur128 on the captured PCM)"
 echo
 echo "| programme (LUFS) | off: I (LUFS) | off: true peak (dBTP) | target $TARGET: I (LUFS) | target $TARGET: true peak (dBTP) |"
@@ -121,6 +123,8 @@ spread() { printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | paste -sd' ' | awk '{
 echo
 echo "Spread of integrated loudness: off $(spread "${off_levels[@]}") LU, target $TARGET: $(spread "${on_levels[@]}") LU (target <= 1.5);"
 echo "highest true peak with the target: $(printf '%s\n' "${peaks[@]}" | sort -g | tail -1) dBTP (target <= -1)."
+fi
+[[ $what == cpu || $what == all ]] || exit 0
 
 # CPU: the player's own CPU seconds (user + system) for CPU_SECONDS of real-time stream, off and on,
 # alternating; per hour of playing = seconds * 3600 / CPU_SECONDS. The null device, so no capture I/O.

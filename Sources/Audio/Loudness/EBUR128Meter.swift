@@ -1,8 +1,7 @@
 import CEbur128
 
 /// EBU R128 loudness of decoded PCM (ITU-R BS.1770 K-weighting, 400 ms blocks, absolute and relative
-/// gates), measured by libebur128: the integrated loudness of everything added so far, and the momentary
-/// loudness of the last 400 ms.
+/// gates), measured by libebur128: the integrated loudness of everything added so far.
 ///
 /// Integrated loudness is kept in libebur128's histogram (`EBUR128_MODE_HISTOGRAM`): constant memory and
 /// constant cost per query however long a station plays, where its default keeps every block. A mono
@@ -62,13 +61,6 @@ final class EBUR128Meter {
     var integrated: Double {
         var value = -Double.infinity
         guard let state, ebur128_loudness_global(state, &value) == Int32(EBUR128_SUCCESS.rawValue) else { return -.infinity }
-        return value
-    }
-
-    /// Momentary loudness in LUFS of the last 400 ms (`ebur128_loudness_momentary`); -infinity for silence.
-    var momentary: Double {
-        var value = -Double.infinity
-        guard let state, ebur128_loudness_momentary(state, &value) == Int32(EBUR128_SUCCESS.rawValue) else { return -.infinity }
         return value
     }
 }

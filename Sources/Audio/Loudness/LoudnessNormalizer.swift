@@ -9,8 +9,12 @@ import Glibc
 /// milliseconds; the volume and fades come after. A station's measurement is reported once it has
 /// ``reportAfterSeconds`` of audio, then every ``reportIntervalSeconds``, and when it ends. Audio thread only.
 final class LoudnessNormalizer {
-    /// Momentary loudness below this is silence (BS.1770's absolute gate): it does not count as measured.
-    static let silenceGate = -70.0
+    /// A chunk whose mean square is below -70 dBFS (BS.1770's absolute gate) is silence: it does not count
+    /// as measured.
+    static let silenceMeanSquare: Float = 1e-7
+    /// Seconds of audio between readings of the integrated loudness (it moves slowly; reading it walks
+    /// libebur128's histogram).
+    static let readingIntervalSeconds = 0.1
     /// Seconds of measured audio before a measurement is worth keeping (shorter tunes, a sweep passing by, are not).
     static let reportAfterSeconds = 10.0
     static let reportIntervalSeconds = 5.0
@@ -25,17 +29,15 @@ final class LoudnessNormalizer {
     private var linearGain: Float
     private var measuredSeconds = 0.0
     private var reportedAtSeconds = 0.0
+    /// The integrated loudness as last read, and the seconds of audio since.
+    private var integrated = -Double.infinity
+    private var secondsSinceReading = 0.0
     private var scratch: [Float] = []
 
     init(target: Double) {
         self.target = target
         computer = LoudnessGainComputer(target: target, storedLoudness: nil)
         linearGain = Self.linear(computer.gain)
-    }
-
-    /// The station's loudness estimate now (LUFS).
-    var estimate: Double {
-        computer.estimate(integrated: meter?.integrated ?? -.infinity, measuredSeconds: measuredSeconds)
     }
 
     /// Starts on `station` (nil: nothing plays), guessing `storedLoudness` (LUFS) when it was measured before.
@@ -49,6 +51,8 @@ final class LoudnessNormalizer {
         limiter?.reset()
         measuredSeconds = 0
         reportedAtSeconds = 0
+        integrated = -.infinity
+        secondsSinceReading = 0
         return last
     }
 
@@ -59,14 +63,17 @@ final class LoudnessNormalizer {
         let frames = samples.count / format.channels
         guard frames > 0 else { return nil }
         let seconds = Double(frames) / Double(format.sampleRate)
-        var integrated = -Double.infinity
+        let count = frames * format.channels
         if let meter {
             meter.add(UnsafeBufferPointer(samples))
-            if meter.momentary > Self.silenceGate { measuredSeconds += seconds }
-            integrated = meter.integrated
+            if Self.meanSquare(samples, count: count) > Self.silenceMeanSquare { measuredSeconds += seconds }
+            secondsSinceReading += seconds
+            if secondsSinceReading >= Self.readingIntervalSeconds {
+                secondsSinceReading = 0
+                integrated = meter.integrated
+            }
         }
         let gain = Self.linear(computer.update(integrated: integrated, measuredSeconds: measuredSeconds, seconds: seconds))
-        let count = frames * format.channels
         if scratch.count < count { scratch = [Float](repeating: 0, count: count) }
         scratch.withUnsafeMutableBufferPointer { buffer in
             scale(samples, into: buffer, frames: frames, channels: format.channels, to: gain)
@@ -77,6 +84,16 @@ final class LoudnessNormalizer {
         guard measuredSeconds >= Self.reportAfterSeconds, measuredSeconds - reportedAtSeconds >= Self.reportIntervalSeconds
         else { return nil }
         return report(isLast: false)
+    }
+
+    /// The mean square of `count` samples, full scale 1.
+    private static func meanSquare(_ samples: UnsafeMutableBufferPointer<Int16>, count: Int) -> Float {
+        var sum: Float = 0
+        for index in 0..<count {
+            let value = Float(samples[index])
+            sum += value * value
+        }
+        return sum / (Float(count) * 32768 * 32768)
     }
 
     /// Converts to floating point with the gain ramped from where the last chunk ended to `gain`.
@@ -105,6 +122,7 @@ final class LoudnessNormalizer {
     private func report(isLast: Bool) -> LoudnessReport? {
         guard let station, measuredSeconds >= Self.reportAfterSeconds, let integrated = meter?.integrated, integrated.isFinite
         else { return nil }
+        self.integrated = integrated
         reportedAtSeconds = measuredSeconds
         return LoudnessReport(station: station, integratedLUFS: integrated, measuredSeconds: measuredSeconds, isLast: isLast)
     }

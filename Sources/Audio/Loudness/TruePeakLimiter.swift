@@ -9,7 +9,10 @@ import Glibc
 /// That gain is held over the lookahead window (a sliding minimum), released exponentially, then averaged
 /// over the window again (a moving average): the average of values each at most the gain a peak asks
 /// for, so the peak is met exactly when it leaves the delay line, and the gain reaches it as a straight
-/// ramp over the lookahead rather than a step. Pure and allocation-free after `init`; not thread-safe.
+/// ramp over the lookahead rather than a step. While nothing is being limited and a chunk's samples are
+/// too low for any point between them to reach the ceiling (the largest sample times the most a phase can
+/// overshoot it), the chunk only passes the delay line: most programme at a sensible target costs no
+/// upsampling at all. Pure and allocation-free after `init`; not thread-safe.
 final class TruePeakLimiter {
     /// Taps of each of the four upsampling phases.
     static let tapsPerPhase = 12
@@ -28,8 +31,12 @@ final class TruePeakLimiter {
     let latencyFrames: Int
 
     private let releaseCoefficient: Float
-    /// The phases' coefficients, `interpolatedPhases` rows of `tapsPerPhase`.
-    private let coefficients: UnsafeMutablePointer<Float>
+    /// The phases' coefficients by tap: lane p is phase p + 1's (lane 3 is unused), so the three phases
+    /// are computed together.
+    private let coefficients: UnsafeMutablePointer<SIMD4<Float>>
+    /// The most an upsampled point can exceed the largest sample of its window by (the phases' largest
+    /// sum of absolute coefficients).
+    private let overshootBound: Float
     /// Each channel's last `tapsPerPhase` samples, written twice (at i and i + taps) so they read as one run.
     private let history: UnsafeMutablePointer<Float>
     private var historyIndex = 0
@@ -64,7 +71,9 @@ final class TruePeakLimiter {
         latencyFrames = lookaheadFrames - 1 + Self.tapsPerPhase / 2
         releaseCoefficient = Float(1 - exp(-1 / (releaseSeconds * rate)))
         let taps = Self.tapsPerPhase
-        coefficients = .allocate(capacity: Self.interpolatedPhases * taps)
+        coefficients = .allocate(capacity: taps)
+        coefficients.initialize(repeating: SIMD4<Float>(), count: taps)
+        var bound: Float = 1
         for phase in 0..<Self.interpolatedPhases {
             let fraction = Double(phase + 1) / Double(Self.interpolatedPhases + 1)
             var row = [Double](repeating: 0, count: taps)
@@ -74,8 +83,10 @@ final class TruePeakLimiter {
                 row[tap] = Self.sinc(distance) * Self.kaiser(distance / Double(taps / 2))
             }
             let sum = row.reduce(0, +)
-            for tap in 0..<taps { coefficients[phase * taps + tap] = Float(row[tap] / sum) }
+            for tap in 0..<taps { coefficients[tap][phase] = Float(row[tap] / sum) }
+            bound = max(bound, Float(row.reduce(0) { $0 + abs($1) } / sum))
         }
+        overshootBound = bound
         history = .allocate(capacity: channels * 2 * taps)
         holdPositions = .allocate(capacity: lookaheadFrames + 1)
         holdGains = .allocate(capacity: lookaheadFrames + 1)
@@ -114,6 +125,10 @@ final class TruePeakLimiter {
     func process(_ samples: UnsafeMutableBufferPointer<Float>) {
         guard let base = samples.baseAddress else { return }
         let frames = samples.count / channels
+        if isIdle, largestSample(base, count: frames * channels) * overshootBound <= ceiling {
+            pass(base, frames: frames)
+            return
+        }
         for frame in 0..<frames {
             let gain = judge(base + frame * channels)
             let delayed = delay + delayIndex * channels
@@ -125,6 +140,51 @@ final class TruePeakLimiter {
             delayIndex += 1
             if delayIndex == latencyFrames { delayIndex = 0 }
         }
+    }
+
+    /// Nothing is being limited: no gain below 1 is held, released or averaged.
+    private var isIdle: Bool {
+        envelope == 1 && averageSum >= Double(lookaheadFrames) && (holdCount == 0 || holdGains[holdFront] == 1)
+    }
+
+    /// The largest magnitude among `count` samples and the history (the windows reach back into it).
+    private func largestSample(_ samples: UnsafePointer<Float>, count: Int) -> Float {
+        var largest: Float = 0
+        for index in 0..<count { largest = max(largest, abs(samples[index])) }
+        for index in 0..<(channels * 2 * Self.tapsPerPhase) { largest = max(largest, abs(history[index])) }
+        return largest
+    }
+
+    /// The idle path: the frames only go through the delay line (at the idle gain), and the history keeps
+    /// their last samples for the windows of the frames after them.
+    private func pass(_ base: UnsafeMutablePointer<Float>, frames: Int) {
+        let gain = Float(averageSum / Double(lookaheadFrames)) * 0.999_99
+        for frame in 0..<frames {
+            let delayed = delay + delayIndex * channels
+            for channel in 0..<channels {
+                let sample = base[frame * channels + channel]
+                base[frame * channels + channel] = delayed[channel] * gain
+                delayed[channel] = sample
+            }
+            delayIndex += 1
+            if delayIndex == latencyFrames { delayIndex = 0 }
+        }
+        let taps = Self.tapsPerPhase
+        let kept = min(frames, taps)
+        for frame in (frames - kept)..<frames {
+            // As judge(_:) writes them: the next slot, twice.
+            for channel in 0..<channels {
+                let ring = history + channel * 2 * taps
+                ring[historyIndex] = base[frame * channels + channel]
+                ring[historyIndex + taps] = ring[historyIndex]
+            }
+            historyIndex += 1
+            if historyIndex == taps { historyIndex = 0 }
+        }
+        // Every gain in the hold window was 1: an empty hold is the same minimum.
+        holdCount = 0
+        position += frames
+        previousIntervalPeak = 0
     }
 
     /// Takes in one frame and returns the gain for the frame leaving the delay line now.
@@ -140,12 +200,9 @@ final class TruePeakLimiter {
             // Oldest to newest, once the index has moved past the sample just written.
             let window = ring + (historyIndex + 1 == taps ? 0 : historyIndex + 1)
             samplePeak = max(samplePeak, abs(window[taps / 2 - 1]))
-            for phase in 0..<Self.interpolatedPhases {
-                let row = coefficients + phase * taps
-                var value: Float = 0
-                for tap in 0..<taps { value += window[tap] * row[tap] }
-                intervalPeak = max(intervalPeak, abs(value))
-            }
+            var points = SIMD4<Float>()
+            for tap in 0..<taps { points += SIMD4(repeating: window[tap]) * coefficients[tap] }
+            intervalPeak = max(intervalPeak, abs(points[0]), abs(points[1]), abs(points[2]))
         }
         historyIndex += 1
         if historyIndex == taps { historyIndex = 0 }
@@ -174,6 +231,8 @@ final class TruePeakLimiter {
         position += 1
         let held = holdGains[holdFront]
         envelope = min(held, envelope + (1 - envelope) * releaseCoefficient)
+        // The release approaches 1 in ever smaller steps that float rounding ends short of it.
+        if envelope > 0.999_999 && held == 1 { envelope = 1 }
         averageSum += Double(envelope) - Double(averageWindow[averageIndex])
         averageWindow[averageIndex] = envelope
         averageIndex += 1

@@ -100,7 +100,15 @@ final class LoudnessNormalizerTests: XCTestCase {
         let (output, reports) = normalize([Int16](repeating: 0, count: 44100 * 2 * 15), normalizer)
         XCTAssertEqual(output, [Int16](repeating: 0, count: 44100 * 2 * 15))
         XCTAssertEqual(reports, [])
-        XCTAssertEqual(normalizer.estimate, LoudnessGainComputer.typicalLoudness)
+        // Still at the guess when the programme starts (its first 90 ms, before a block holds it): -16 LUFS
+        // assumed, so -7 dB for -23.
+        let programme = programme(loudness: -16, seconds: 1)
+        let (after, _) = normalize(programme, normalizer)
+        let latency = TruePeakLimiter(channels: 2, sampleRate: 44100).latencyFrames * 2
+        let energy = { (samples: ArraySlice<Int16>) in samples.reduce(0) { $0 + Double($1) * Double($1) } }
+        let span = 44100 * 2 * 9 / 100
+        let gain = 10 * log10(energy(after[latency..<(latency + span)]) / energy(programme[0..<span]))
+        XCTAssertEqual(gain, -7, accuracy: 0.1, "the gain after 15 s of silence")
         XCTAssertNil(normalizer.start(station: nil, storedLoudness: nil))
     }
 

@@ -68,6 +68,25 @@ final class TruePeakLimiterTests: XCTestCase {
         XCTAssertLessThanOrEqual(analysis.truePeak, -1, "\(analysis)")
     }
 
+    func testASuddenPeakAfterQuietAudioIsCaughtInTime() {
+        // Quiet (the idle path), then hot band-limited noise from one sample to the next, then quiet again.
+        let noise = bandLimitedNoise(count: rate / 2, seed: 3)
+        var input: [Float] = []
+        for frame in 0..<(rate * 2) {
+            let quiet = Float(0.1 * sin(2 * Double.pi * 440 * Double(frame) / Double(rate)))
+            let hot = (rate / 2..<rate).contains(frame) ? Float(3 * noise[frame - rate / 2]) : 0
+            input += [quiet + hot, quiet - hot]
+        }
+        let limiter = TruePeakLimiter(channels: 2, sampleRate: rate)
+        let output = limited(input, limiter: limiter)
+        XCTAssertLessThanOrEqual(output.map(abs).max() ?? 0, TruePeakLimiter.defaultCeiling)
+        let latency = limiter.latencyFrames * 2
+        for index in latency..<(rate / 2 - limiter.lookaheadFrames) * 2 {
+            XCTAssertEqual(output[index], input[index - latency], accuracy: 1e-4, "before the peak, untouched")
+        }
+        XCTAssertEqual(output[output.count - 2] / input[input.count - 2 - latency], 1, accuracy: 0.01, "released again")
+    }
+
     func testAQuietInputPassesUnchangedOnlyLater() {
         let limiter = TruePeakLimiter(channels: 2, sampleRate: rate)
         let input = (0..<(rate * 2)).flatMap { frame -> [Float] in
