@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Equal loudness benchmark: six stations whose programmes are -30 ... -12 LUFS apart, each played by
 # the real player (wavedial-player, release build) from a loopback Icecast for 15 s of audio into
-# alsa-lib's file plugin, the capture judged by ffmpeg's ebur128 filter (not by the player's meter):
+# alsa-lib's file plugin piped to bench/audio's pacer (a software DAC that takes the audio in real time,
+# as hardware does), the capture judged by ffmpeg's ebur128 filter (not by the player's meter):
 # integrated loudness and true peak per station, with [audio] loudness_target at -23 and "off".
 # Then the meter's cost: the player's CPU seconds per hour of playing, loudness off and on.
 # Prints Markdown tables for docs/BENCHMARKS.md ("Loudness"). Not run in CI (a few minutes).
@@ -38,13 +39,14 @@ ebur128() {
 }
 
 # Music-like programme n at a loudness: pink noise under a chord on its own root, swelling every
-# 2-5 s by up to 20 dB, mastered differently (noise level, swell depth); two passes: measured, scaled.
+# 2-4 s by 3 to 10 dB (a loudness range of 2-7 LU, as radio programmes have), each mastered differently
+# (noise level, swell depth); made in two passes: measured, then scaled.
 programme() {
-  local n=$1 level=$2 out="$media/station$1.mp3"
+  local n=$1 level=$2 out="$media/station$1-v2.mp3"
   [[ -s $out ]] && return
-  local root=$((196 + 37 * n)) period=$((2 + n % 4)) noise depth
+  local root=$((196 + 37 * n)) period=$((2 + n % 3)) noise depth
   noise=$(awk -v n="$n" 'BEGIN { print 0.1 + 0.06 * n }')
-  depth=$(awk -v n="$n" 'BEGIN { print 0.25 + 0.05 * n }')
+  depth=$(awk -v n="$n" 'BEGIN { print 0.15 + 0.04 * n }')
   ffmpeg -hide_banner -loglevel error -nostdin -y \
     -f lavfi -i "anoisesrc=color=pink:seed=$n:amplitude=$noise:sample_rate=44100:duration=60" \
     -f lavfi -i "sine=frequency=$root:sample_rate=44100:duration=60" \
@@ -83,45 +85,47 @@ else
 fi
 sleep 1
 for n in "${!LEVELS[@]}"; do
-  ffmpeg -hide_banner -loglevel error -nostdin -re -stream_loop -1 -i "$media/station$n.mp3" -c:a copy -f mp3 \
+  ffmpeg -hide_banner -loglevel error -nostdin -re -stream_loop -1 -i "$media/station$n-v2.mp3" -c:a copy -f mp3 \
     -content_type audio/mpeg "icecast://source:$PW@127.0.0.1:$PORT/s$n.mp3" & pids+=($!)
 done
 sleep 8   # a full burst queued at every mount, as for a listener of a running station
 
-# The capture device: alsa-lib's file plugin over null (unpaced: the stream's own pace, after its burst).
-cat > "$run/asound.conf" <<'CONF'
-pcm.capture { @args [ FILE ] @args.FILE { type string } type file slave.pcm "null" file $FILE format "raw" }
-CONF
-export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$run/asound.conf"
+# The paced capture: the file plugin pipes into bench/audio's pacer, which writes the audio out in real time.
+BENCH_DIR=$BENCH_DIR "$root/bench/audio/build.sh" >/dev/null
+pacer="$BENCH_DIR/bin/pacer"
 
-# Plays station n with loudness target $2 until SECONDS_EACH of audio are captured; prints "I TP".
+# Plays station n with loudness target $2 until SECONDS_EACH of audio are captured; prints "I TP I-settled"
+# (the whole capture, and its part after the first 5 s).
 play() {
-  local n=$1 target=$2 file="$run/capture-$1-$2.raw"
+  local n=$1 target=$2 file="$run/capture-$1-$2.raw" conf="$run/asound-$1-$2.conf"
   rm -f "$file"
-  "$bin/wavedial-player" --seconds $((SECONDS_EACH + 10)) --device "capture:FILE=\"$file\"" \
+  printf 'pcm.capture { type file slave.pcm "null" file "|exec %s %%r %%c %%b %s" format "raw" }\n' "$pacer" "$file" > "$conf"
+  ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$conf" "$bin/wavedial-player" --seconds $((SECONDS_EACH + 10)) --device capture \
     --allowed-addresses 127.0.0.0/8 --loudness-target "$target" -- "http://127.0.0.1:$PORT/s$n.mp3" >/dev/null &
   local player=$!
   local want=$((SECONDS_EACH * 44100 * 4))
   while kill -0 "$player" 2>/dev/null && [[ $(stat -c %s "$file" 2>/dev/null || echo 0) -lt $want ]]; do sleep 0.2; done
   kill "$player" 2>/dev/null || true; wait "$player" 2>/dev/null || true
-  ebur128 -f s16le -ar 44100 -ac 2 -t "$SECONDS_EACH" -i "$file"
+  echo "$(ebur128 -f s16le -ar 44100 -ac 2 -t "$SECONDS_EACH" -i "$file")" \
+    "$(ebur128 -f s16le -ar 44100 -ac 2 -ss 5 -t $((SECONDS_EACH - 5)) -i "$file" | cut -d' ' -f1)"
 }
 
 if [[ $what == spread || $what == all ]]; then
 echo "### Loudness at the output, $SECONDS_EACH s a station ($(date +%F), ffmpeg ebur128 on the captured PCM)"
 echo
-echo "| programme (LUFS) | off: I (LUFS) | off: true peak (dBTP) | target $TARGET: I (LUFS) | target $TARGET: true peak (dBTP) |"
-echo "| --- | --- | --- | --- | --- |"
-on_levels=() off_levels=() peaks=()
+echo "| programme (LUFS) | off: I (LUFS) | off: true peak (dBTP) | target $TARGET: I (LUFS) | target $TARGET: true peak (dBTP) | target $TARGET: I after 5 s (LUFS) |"
+echo "| --- | --- | --- | --- | --- | --- |"
+on_levels=() off_levels=() settled_levels=() peaks=()
 for n in "${!LEVELS[@]}"; do
-  read -r off_i off_tp < <(play "$n" off)
-  read -r on_i on_tp < <(play "$n" "$TARGET")
-  off_levels+=("$off_i"); on_levels+=("$on_i"); peaks+=("$on_tp")
-  echo "| ${LEVELS[$n]} | $off_i | $off_tp | $on_i | $on_tp |"
+  read -r off_i off_tp _ < <(play "$n" off)
+  read -r on_i on_tp on_settled < <(play "$n" "$TARGET")
+  off_levels+=("$off_i"); on_levels+=("$on_i"); settled_levels+=("$on_settled"); peaks+=("$on_tp")
+  echo "| ${LEVELS[$n]} | $off_i | $off_tp | $on_i | $on_tp | $on_settled |"
 done
 spread() { printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | paste -sd' ' | awk '{ printf "%.1f", $2 - $1 }'; }
 echo
-echo "Spread of integrated loudness: off $(spread "${off_levels[@]}") LU, target $TARGET: $(spread "${on_levels[@]}") LU (target <= 1.5);"
+echo "Spread of integrated loudness: off $(spread "${off_levels[@]}") LU, target $TARGET: $(spread "${on_levels[@]}") LU (target <= 1.5),"
+echo "after the first 5 s: $(spread "${settled_levels[@]}") LU;"
 echo "highest true peak with the target: $(printf '%s\n' "${peaks[@]}" | sort -g | tail -1) dBTP (target <= -1)."
 fi
 [[ $what == cpu || $what == all ]] || exit 0

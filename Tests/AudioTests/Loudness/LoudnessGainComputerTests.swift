@@ -28,6 +28,12 @@ final class LoudnessGainComputerTests: XCTestCase {
         XCTAssertEqual(gains[59], 7, accuracy: 1, "after 3 s: \(gains[59])")
     }
 
+    func testAStationLouderThanTheGuessIsTurnedDownWithinASecond() {
+        var computer = LoudnessGainComputer(target: -23, storedLoudness: nil)
+        let gains = run(&computer, seconds: 1) { _ in -8 }
+        XCTAssertEqual(gains.last ?? 0, -15, accuracy: 0.01, "\(gains)")
+    }
+
     func testAStoredLoudnessThatNoLongerHoldsIsCorrectedWithinTenSeconds() {
         var computer = LoudnessGainComputer(target: -23, storedLoudness: -14)
         let gains = run(&computer, seconds: 10) { _ in -30 }
