@@ -39,7 +39,7 @@ ebur128() {
 }
 
 # Music-like programme n at a loudness: pink noise under a chord on its own root, swelling every
-# 2-4 s by 3 to 10 dB (a loudness range of 2-7 LU, as radio programmes have), each mastered differently
+# 2-4 s by 3 to 10 dB (a loudness range of 0-3 LU, as processed radio has), each mastered differently
 # (noise level, swell depth); made in two passes: measured, then scaled.
 programme() {
   local n=$1 level=$2 out="$media/station$1-v2.mp3"
