@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbis", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
         .systemLibrary(name: "CThreadName"),
@@ -68,8 +69,8 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Audio",
-            dependencies: ["CurlSupport", "Threads", "PrintableText", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CAlsa", "CCrypto",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CurlSupport", "Threads", "PrintableText", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CEbur128", "CAlsa",
+                           "CCrypto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Hardware",

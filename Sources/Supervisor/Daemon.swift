@@ -68,6 +68,8 @@ public final class Daemon {
         }
 
         let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"))
+        let loudness = LoudnessRecorder(database: database, logger: logger)
+        loudness.start(player: player)
         let simulated = mode != .appliance
         var controllerReference: RadioController?
         let display = DisplayService(
@@ -149,6 +151,8 @@ public final class Daemon {
         controller.shutdown()
         ended("wd-clicks", clicks.stop(waitingUpTo: 2))
         ended("wd-audio/wd-net", player.shutdown())
+        // After the player: its stations' last measurements come as it stops.
+        ended("wd-loudness", loudness.stop(waitingUpTo: 2))
         ended("wd-demo-accept/wd-demo-stream", demoBand?.stop(waitingUpTo: 3) ?? true)
         ended("wd-lcd", display.stop(waitingUpTo: 2))
         for source in signals { ended("wd-signals", Self.cancelAndWait(source, timeout: 1)) }

@@ -27,6 +27,12 @@ extension PlayerSettings {
         source.userAgent = section.string("user_agent", default: source.userAgent)
         let bandwidth = section.int("hls_max_bandwidth", default: hls.maximumBandwidth ?? 0, range: 0...1_000_000_000)
         hls.maximumBandwidth = bandwidth > 0 ? bandwidth : nil
+        switch section.numberOrWord("loudness_target", word: "off", range: Self.loudnessTargetRange,
+                                    expected: "a loudness in LUFS from -40 to -10 (e.g. -23), or \"off\"") {
+        case .number(let target)?: loudnessTarget = target
+        case .word?: loudnessTarget = nil
+        case nil: break
+        }
         source.allowedAddresses = section.strings("allowed_addresses", default: []).compactMap { text in
             guard let network = IPNetwork(text) else {
                 section.report("allowed_addresses", "must hold addresses or ranges such as \"127.0.0.1\" or \"10.0.0.0/8\", not \"\(text)\"")

@@ -5,17 +5,22 @@ import WavedialConfig
 import WavedialCore
 
 /// A station as the CLI prints it in JSON: Radio Browser's field names, plus
-/// `distance_km` and `frequency_mhz` where they are known.
+/// `distance_km` and `frequency_mhz` where they are known, and in `stations show` its measured
+/// loudness (`loudness_lufs`, null while never measured).
 struct StationListing: Encodable {
     var station: Station
     var distanceKm: Double?
     var frequencyMHz: Double?
     var position: Int?
     var favorite: Bool?
+    /// Whether `loudness_lufs` is written (as null when ``loudnessLUFS`` is nil).
+    var showsLoudness = false
+    var loudnessLUFS: Double?
 
     private enum ExtraKey: String, CodingKey {
         case distanceKm = "distance_km"
         case frequencyMHz = "frequency_mhz"
+        case loudnessLUFS = "loudness_lufs"
         case position, favorite
     }
 
@@ -26,6 +31,7 @@ struct StationListing: Encodable {
         try extra.encodeIfPresent(frequencyMHz, forKey: .frequencyMHz)
         try extra.encodeIfPresent(position, forKey: .position)
         try extra.encodeIfPresent(favorite, forKey: .favorite)
+        if showsLoudness { try extra.encode(loudnessLUFS.map { ($0 * 10).rounded() / 10 }, forKey: .loudnessLUFS) }
     }
 }
 

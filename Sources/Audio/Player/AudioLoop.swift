@@ -1,7 +1,7 @@
 import Glibc
 
-/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → volume and fades → the sweep stage
-/// (``SweepMix``) → ``AudioOutput``.
+/// The audio thread's work: ring → the encoding's ``AudioDecoder`` → equal loudness (``LoudnessNormalizer``)
+/// → volume and fades → the sweep stage (``SweepMix``) → ``AudioOutput``.
 ///
 /// Handles station switches and pauses (fade out, play out the device buffer), underruns (back to
 /// prebuffering, fade in when data returns), format changes (reopen the device), a lost device (closed,
@@ -31,6 +31,8 @@ final class AudioLoop {
     /// When the device will have played what was written to it, on ``StationSession/now``'s clock: paces the
     /// hiss alone, also on a device that never blocks (ALSA's `null`, the tests' file capture).
     private var playedUntil = 0.0
+    /// Equal loudness (nil when ``PlayerSettings/loudnessTarget`` is off).
+    private let loudness: LoudnessNormalizer?
     private var current: StationSession?
     private var ringGeneration = 0
     private var audible = false
@@ -68,6 +70,7 @@ final class AudioLoop {
         self.player = player
         settings = player.settings
         output = player.output
+        loudness = settings.loudnessTarget.map { LoudnessNormalizer(target: $0) }
     }
 
     func run() {
@@ -75,6 +78,7 @@ final class AudioLoop {
             let command = player.currentCommand()
             if command.shuttingDown {
                 fadeOut()
+                startLoudness(of: nil)
                 output.close()
                 return
             }
@@ -118,6 +122,7 @@ final class AudioLoop {
     }
 
     private func switchTo(_ session: StationSession?) {
+        startLoudness(of: session)
         current = session
         if let loss = deviceLoss, let session {
             // Still gone: the new station says so at once; the retries go on as scheduled.
@@ -289,7 +294,9 @@ final class AudioLoop {
         }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                volume.apply(to: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples]), channels: format.channels)
+                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
+                if let report = loudness?.process(chunk, format: format) { player.loudnessMemory.measured(report) }
+                volume.apply(to: chunk, channels: format.channels)
                 sweep.adapt(to: format.sampleRate)
                 let slice = sweep.isSweeping ? max(format.frames(seconds: Self.sweepSliceSeconds), 1) * format.channels : samples
                 var offset = 0
@@ -321,6 +328,13 @@ final class AudioLoop {
             session.bytesPerSecond = info.bitrate * 125
         }
         return true
+    }
+
+    /// The loudness stage starts on `session`'s station at its stored loudness; the station before gets its last report.
+    private func startLoudness(of session: StationSession?) {
+        guard let loudness else { return }
+        let stored = session.flatMap { player.loudnessMemory.loudness(of: $0.station.id) }
+        if let last = loudness.start(station: session?.station, storedLoudness: stored) { player.loudnessMemory.measured(last) }
     }
 
     /// The device could not be opened or written: it is closed and tried again with back-off

@@ -32,6 +32,8 @@ public final class Player: @unchecked Sendable {
     private let events = DispatchQueue(label: "wd-player-events")
     /// Every station session's network thread, also those of sessions replaced and still winding down.
     private let networkThreads = DispatchGroup()
+    /// Stations' loudness: the guess at tune and the measurements' observers (``observeLoudness(_:)``).
+    let loudnessMemory = LoudnessMemory()
 
     // Guarded by `control`.
     private var session: StationSession?

@@ -14,6 +14,8 @@ extension PlayerSettings {
         case text(WritableKeyPath<PlayerSettings, String>)
         /// Address ranges, comma-separated (`127.0.0.1/32,::1/128`; empty for none).
         case networks(WritableKeyPath<PlayerSettings, [IPNetwork]>)
+        /// A loudness in ``PlayerSettings/loudnessTargetRange``, or `off` for nil.
+        case loudness(WritableKeyPath<PlayerSettings, Double?>)
     }
 
     /// Every setting by its option name; all of them are passed, so the player plays exactly as configured.
@@ -41,6 +43,7 @@ extension PlayerSettings {
         "--volume": .number(\.volume),
         "--hls-max-bandwidth": .integer(\.hlsBandwidthLimit),
         "--allowed-addresses": .networks(\.source.allowedAddresses),
+        "--loudness-target": .loudness(\.loudnessTarget),
     ]
 
     /// `--name value` pairs for every setting (numbers in Swift's shortest exact form).
@@ -51,6 +54,7 @@ extension PlayerSettings {
             case .integer(let path): [name, String(self[keyPath: path])]
             case .text(let path): [name, self[keyPath: path]]
             case .networks(let path): [name, self[keyPath: path].map(\.description).joined(separator: ",")]
+            case .loudness(let path): [name, self[keyPath: path]?.description ?? "off"]
             }
         }
     }
@@ -84,6 +88,14 @@ extension PlayerSettings {
                     networks.append(network)
                 }
                 self[keyPath: path] = networks
+            case .loudness(let path):
+                if value == "off" {
+                    self[keyPath: path] = nil
+                } else if let number = Double(value), Self.loudnessTargetRange.contains(number) {
+                    self[keyPath: path] = number
+                } else {
+                    throw ArgumentError(description: "\(name) needs a loudness from -40 to -10 LUFS or off, not \(value)")
+                }
             }
         }
     }

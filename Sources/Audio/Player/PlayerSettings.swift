@@ -22,13 +22,19 @@ public struct PlayerSettings: Equatable, Sendable {
     public var volume: Double
     /// HTTP Live Streaming: which variant to pick.
     public var hls: HLSSettings
+    /// The integrated loudness every station is brought to, in LUFS (default -23, EBU R128's broadcast
+    /// level); nil plays each station at its own level.
+    public var loudnessTarget: Double?
+    /// The targets that make sense: quieter is lost in a room's noise, louder leaves the limiter no headroom.
+    public static let loudnessTargetRange: ClosedRange<Double> = -40 ... -10
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
                 deviceRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
                 prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
-                fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings()) {
+                fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings(),
+                loudnessTarget: Double? = -23) {
         self.output = output
         self.source = source
         self.reconnect = reconnect
@@ -40,5 +46,6 @@ public struct PlayerSettings: Equatable, Sendable {
         self.fadeSeconds = fadeSeconds
         self.volume = volume
         self.hls = hls
+        self.loudnessTarget = loudnessTarget
     }
 }

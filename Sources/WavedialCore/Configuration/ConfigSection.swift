@@ -95,6 +95,23 @@ public final class ConfigSection {
         return wrongType(key, "a whole number or a name")
     }
 
+    /// A number within `range`, or one word (`loudness_target = "off"`); nil when the key is absent or holds
+    /// anything else, which is reported as not being `expected`.
+    public func numberOrWord(_ key: String, word: String, range: ClosedRange<Double>, expected: String) -> NumberOrWord? {
+        guard let value = value(key) else { return nil }
+        if let number = value.double ?? value.int.map(Double.init) {
+            if range.contains(number) { return .number(number) }
+            report(key, "must be \(expected), not \(number)")
+            return nil
+        }
+        if let string = value.string {
+            if string == word { return .word }
+            report(key, "must be \(expected), not \"\(string)\"")
+            return nil
+        }
+        return wrongType(key, expected)
+    }
+
     /// A string from a fixed set, e.g. `backend = "gpiod"`.
     public func choice<Choice: RawRepresentable & CaseIterable>(
         _ key: String, default fallback: Choice
@@ -132,4 +149,10 @@ public final class ConfigSection {
 public enum NumberOrName: Sendable, Equatable {
     case number(Int)
     case name(String)
+}
+
+/// A value given either as a number or as a set word, e.g. a level that can be turned `"off"`.
+public enum NumberOrWord: Sendable, Equatable {
+    case number(Double)
+    case word
 }

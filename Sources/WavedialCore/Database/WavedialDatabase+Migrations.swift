@@ -157,6 +157,18 @@ extension WavedialDatabase {
                 DROP INDEX IF EXISTS songHistory_time;
                 """)
         }
+        migrator.registerMigration("v4-loud-station-loudness") { db in
+            try db.execute(sql: """
+                -- Each station's integrated loudness (EBU R128) as the player last measured it, the gain's
+                -- starting guess when it is tuned again. Apart from station: a sync neither replaces nor
+                -- drops it, and a station the user typed (no catalog row) has one too.
+                CREATE TABLE stationLoudness (
+                    stationuuid TEXT PRIMARY KEY NOT NULL,
+                    loudness_lufs REAL NOT NULL,
+                    measured_at DATETIME NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

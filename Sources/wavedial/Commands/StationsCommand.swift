@@ -85,8 +85,10 @@ struct StationsCommand: ParsableCommand {
             let favorite = try database.isFavorite(station.stationuuid)
             let distance = try LocationCommand.effectiveLocation(configuration, database)
                 .flatMap { location in station.coordinate.map { location.distanceKm(to: $0) } }
+            let loudness = try database.loudness(of: station.stationuuid)
             if json {
-                try Output.json(StationListing(station: station, distanceKm: distance, favorite: favorite))
+                try Output.json(StationListing(station: station, distanceKm: distance, favorite: favorite, showsLoudness: true,
+                                               loudnessLUFS: loudness?.loudnessLUFS))
                 return
             }
             let rows: [(String, String)] = [
@@ -97,9 +99,17 @@ struct StationsCommand: ParsableCommand {
                 ("playable", station.unplayableReason.map { "no (\($0))" } ?? "yes"),
                 ("position", station.coordinate.map { String(format: "%.4f, %.4f", $0.latitude, $0.longitude) } ?? "unknown"),
                 ("distance", Output.distance(distance)), ("votes", "\(station.votes)"), ("clicks", "\(station.clickcount)"),
-                ("favorite", favorite ? "yes" : "no"),
+                ("favorite", favorite ? "yes" : "no"), ("loudness", Self.loudness(loudness)),
             ]
             Output.table(["FIELD", "VALUE"], rows.filter { !$0.1.isEmpty }.map { [$0.0, $0.1] })
+        }
+
+        /// "-14.2 LUFS (measured 2026-05-01 18:30)", as the radio last measured it while it played.
+        private static func loudness(_ loudness: StationLoudness?) -> String {
+            guard let loudness else { return "not measured yet" }
+            let format = DateFormatter()
+            format.dateFormat = "yyyy-MM-dd HH:mm"
+            return String(format: "%.1f LUFS", loudness.loudnessLUFS) + " (measured \(format.string(from: loudness.measuredAt)))"
         }
     }
 }

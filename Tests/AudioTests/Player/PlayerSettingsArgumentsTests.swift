@@ -20,8 +20,11 @@ final class PlayerSettingsArgumentsTests: XCTestCase {
         settings.fadeSeconds = 0.05
         settings.volume = 0.1 + 0.2
         settings.source.allowedAddresses = [IPNetwork("127.0.0.0/8")!, IPNetwork("fd00::/8")!, IPNetwork("192.168.1.20")!]
+        settings.loudnessTarget = -18.25
         XCTAssertNotEqual(settings, PlayerSettings())
         XCTAssertEqual(try PlayerSettings(arguments: settings.arguments), settings)
+        settings.loudnessTarget = nil
+        XCTAssertEqual(try PlayerSettings(arguments: settings.arguments), settings, "loudness off")
         XCTAssertEqual(try PlayerSettings(arguments: PlayerSettings().arguments), PlayerSettings())
         XCTAssertEqual(try PlayerSettings(arguments: []), PlayerSettings(), "a setting left out keeps its default")
     }
@@ -33,6 +36,9 @@ final class PlayerSettingsArgumentsTests: XCTestCase {
             (["--volume", "loud"], "--volume needs a number, not loud"),
             (["--volume", "nan"], "--volume needs a number, not nan"),
             (["--max-redirects", "2.5"], "--max-redirects needs a whole number, not 2.5"),
+            (["--loudness-target", "-5"], "--loudness-target needs a loudness from -40 to -10 LUFS or off, not -5"),
+            (["--loudness-target", "nan"], "--loudness-target needs a loudness from -40 to -10 LUFS or off, not nan"),
+            (["--loudness-target", "Off"], "--loudness-target needs a loudness from -40 to -10 LUFS or off, not Off"),
             (["--allowed-addresses", "10.0.0.0/8,localhost"], "--allowed-addresses needs addresses or ranges (10.0.0.0/8), not localhost"),
         ] {
             XCTAssertThrowsError(try PlayerSettings(arguments: arguments)) {
