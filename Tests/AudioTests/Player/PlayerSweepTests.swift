@@ -17,7 +17,10 @@ final class PlayerSweepTests: XCTestCase {
         let capture = AlsaCapture.device(named: name)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers), logger: logger)
+        // Levels are measured against the programme's own: equal loudness off.
+        var settings = PlayerSettings(output: AlsaOutputSettings(device: capture.device), source: .loopbackPeers)
+        settings.loudnessTarget = nil
+        let player = Player(settings: settings, logger: logger)
         return (player, PlayerRecorder(player), capture.file)
     }
 
