@@ -103,6 +103,12 @@ public final class Player: @unchecked Sendable {
         publishStatus()
     }
 
+    /// Keeps `stations` (but the one playing) warm: connected, buffering the latest seconds of their
+    /// compressed audio, so ``play(_:)`` of one plays from its buffer at once. Replaces the set given
+    /// before. Stations whose bitrate would take the warm ones past `budgetKbps` are not warmed.
+    public func warm(_ stations: [PlayableStation], budgetKbps: Int) {
+    }
+
     /// Pauses with a fade-out; the stream keeps recording so ``resume()`` continues where it paused
     /// (up to ``PlayerSettings/timeShiftSeconds``, then live).
     public func pause() {

@@ -22,13 +22,16 @@ public struct PlayerSettings: Equatable, Sendable {
     public var volume: Double
     /// HTTP Live Streaming: which variant to pick.
     public var hls: HLSSettings
+    /// Warm stations: their buffers, and when they are dropped.
+    public var warm: WarmSettings
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
                 deviceRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
                 prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
-                fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings()) {
+                fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings(),
+                warm: WarmSettings = WarmSettings()) {
         self.output = output
         self.source = source
         self.reconnect = reconnect
@@ -40,5 +43,6 @@ public struct PlayerSettings: Equatable, Sendable {
         self.fadeSeconds = fadeSeconds
         self.volume = volume
         self.hls = hls
+        self.warm = warm
     }
 }
