@@ -111,6 +111,7 @@ final class AudioLoop {
         finished = false
         playedInSession = false
         startTimeoutReported = false
+        player.audioSwitched(to: session)
     }
 
     /// The bytes from here on are in `encoding`: its decoder, fresh. A codec library that cannot make

@@ -177,6 +177,6 @@ final class PlayerWarmTests: XCTestCase {
         XCTAssertTrue(waitFor(timeout: 10) { b.listeners == 1 })
         Thread.sleep(forTimeInterval: 2)
         player.shutdown()
-        XCTAssertFalse(recorder.statuses.contains { $0.state.isFailed || $0.station?.id != "a" }, trail(recorder))
+        XCTAssertFalse(recorder.statuses.contains { $0.state.isFailed || ($0.station.map { $0.id != "a" } ?? false) }, trail(recorder))
     }
 }
