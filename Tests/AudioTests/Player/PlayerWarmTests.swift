@@ -179,4 +179,35 @@ final class PlayerWarmTests: XCTestCase {
         player.shutdown()
         XCTAssertFalse(recorder.statuses.contains { $0.state.isFailed || ($0.station.map { $0.id != "a" } ?? false) }, trail(recorder))
     }
+
+    /// An Ogg or FLAC stream cut at its live edge decodes only after its header pages: the warm station
+    /// kept them and plays them first.
+    func testWarmOggStationsPlayFromTheirLiveEdgeWithTheirHeaders() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["WAVEDIAL_QEMU_USER"] != nil,
+                      "qemu-user artifact: emulated Ogg decoding is slower than the real-time waits")
+        for (codec, rate) in [(IcecastServer.Codec.opus, 48000), (.vorbis, 44100), (.flac, 44100)] {
+            let server = try IcecastServer(source: try TestMedia.tone(frequency: 880, seconds: 30), codec: codec)
+            defer { server.stop() }
+            let station = PlayableStation(id: codec.rawValue, name: codec.rawValue, url: server.url)
+            let (player, recorder, file) = makePlayer("warm-\(codec)")
+            player.play(a.station)
+            XCTAssertTrue(recorder.wait(timeout: 10) { self.playing($0, "a") }, "\(codec): \(trail(recorder))")
+            player.warm([station], budgetKbps: 1000)
+            XCTAssertTrue(waitFor(timeout: 10) { (try? server.listenerCounts().listeners) == 1 }, "\(codec) warmed")
+            // More than the warm buffer arrives: what is kept starts in the middle of a page.
+            Thread.sleep(forTimeInterval: 8)
+            let connections = try server.listenerCounts().connections
+            let framesBefore = AlsaCapture.samples(in: file).count / 2
+            player.play(station)
+            XCTAssertTrue(recorder.wait(timeout: 5) { self.playing($0, codec.rawValue) }, "\(codec): \(trail(recorder))")
+            Thread.sleep(forTimeInterval: 1)
+            player.shutdown()
+            XCTAssertEqual(try server.listenerCounts().connections, connections, "\(codec): no new request")
+            // A device re-opened at another rate (Opus: 48 kHz) starts the capture file again.
+            let captured = AlsaCapture.samples(in: file)
+            let samples = rate == 44100 ? Array(captured.dropFirst(framesBefore * 2)) : captured
+            XCTAssertGreaterThan(samples.count / 2, rate, "\(codec): its buffer played")
+            XCTAssertEqual(PCMAnalysis.frequency(samples, channels: 2, sampleRate: rate), 880, accuracy: 10, "\(codec)")
+        }
+    }
 }
