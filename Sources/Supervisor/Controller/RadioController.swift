@@ -132,6 +132,7 @@ public final class RadioController: @unchecked Sendable {
         queue.async { [self] in
             if let configuration { self.configuration = configuration }
             rebuildBands()
+            warmNeighbours()
             refresh()
         }
     }
@@ -277,6 +278,7 @@ public final class RadioController: @unchecked Sendable {
         do {
             let isFavorite = try database.toggleFavorite(current, typed: isTyped(current))
             rebuildFavorites()
+            warmNeighbours()
             return isFavorite
         } catch {
             logger.error("favorite not saved", metadata: ["station.uuid": "\(current.stationuuid)", "error": "\(error)"])
@@ -293,6 +295,7 @@ public final class RadioController: @unchecked Sendable {
             needle.place(at: first.kHz)
         }
         persist()
+        warmNeighbours()
     }
 
     private func toggleMute() {
@@ -322,10 +325,10 @@ public final class RadioController: @unchecked Sendable {
         current = station
         pausedAt = nil
         if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
-        let playable = PlayableStation(id: station.stationuuid, name: station.name, url: station.url,
-                                       addressPolicy: addressPolicy(for: station))
+        let playable = self.playable(station)
         playerStatus = PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
         player.play(playable)
+        warmNeighbours()
         saved.lastStation = station.stationuuid
         saved.lastTypedURL = typed ? station.url : nil
         persist()
@@ -336,6 +339,25 @@ public final class RadioController: @unchecked Sendable {
         }
         // Radio Browser counts plays of its stations; a typed station's id is made up here.
         if !typed { reportPlay(station) }
+    }
+
+    /// The player's view of `station`, under its address policy.
+    private func playable(_ station: Station) -> PlayableStation {
+        PlayableStation(id: station.stationuuid, name: station.name, url: station.url, addressPolicy: addressPolicy(for: station))
+    }
+
+    /// Keeps the current station's neighbours on the band shown warm (`[dial] warm_neighbours` each side,
+    /// within `warm_kbps`; ``WarmSet``), so turning to one plays at once. Warm stations are not plays: they
+    /// are neither recorded nor reported.
+    private func warmNeighbours() {
+        let dial = configuration.dial
+        var chosen: [String] = []
+        if let current {
+            let candidates = WarmSet.neighbours(of: current.stationuuid, on: activeBand, count: dial.warmNeighbours)
+                .compactMap(lookup).map { WarmSet.Candidate(stationuuid: $0.stationuuid, kbps: $0.bitrate) }
+            chosen = WarmSet.choose(candidates, playing: current.stationuuid, budgetKbps: dial.warmKbps)
+        }
+        player.warm(chosen.compactMap(lookup).map(playable), budgetKbps: dial.warmKbps)
     }
 
     /// Whether the user gave `station` by its URL: typed with `tune URL`, or the snapshot of a favorite the

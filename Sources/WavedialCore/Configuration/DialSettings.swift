@@ -8,6 +8,11 @@ public struct DialSettings: Sendable, Equatable {
     public var radiusKm = 250.0
     /// How long the knob must rest before the needle snaps to the closest station and it plays.
     public var snapDelayMilliseconds = 400
+    /// Stations each side of the playing one on the band kept warm (connected, so tuning to one plays at
+    /// once); 0 turns warming off.
+    public var warmNeighbours = 1
+    /// The bandwidth warm stations may take together, in kbit/s (default: two 128 kbit/s streams).
+    public var warmKbps = 256
 
     public init() {}
 
@@ -19,6 +24,8 @@ public struct DialSettings: Sendable, Equatable {
         stations = section.int("stations", default: 60, range: 1...1000)
         radiusKm = section.double("radius_km", default: 250, range: 1...20_100)
         snapDelayMilliseconds = section.int("snap_delay_ms", default: 400, range: 50...5000)
+        warmNeighbours = section.int("warm_neighbours", default: 1, range: 0...10)
+        warmKbps = section.int("warm_kbps", default: 256, range: 0...100_000)
         if let band = Band(startMHz: start, endMHz: end, stepMHz: step) {
             self.band = band
             if band.slotCount < stations {
