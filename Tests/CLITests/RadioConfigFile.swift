@@ -11,6 +11,8 @@ struct RadioConfigFile {
     var country: String?
     var snapDelayMilliseconds = 150
     var dialStations: Int?
+    /// More `[dial]` lines, e.g. `warm_neighbours = 0`.
+    var dial: [String] = []
     var audioDevice = "null"
     /// `[audio] allowed_addresses`: the test's stations serve from loopback.
     var allowedAddresses = ["127.0.0.0/8", "::1"]
@@ -37,6 +39,7 @@ struct RadioConfigFile {
         lines += ["[catalog]", "database = \(quoted(database))", "servers = [\(servers.map(quoted).joined(separator: ", "))]"]
         lines += ["[dial]", "snap_delay_ms = \(snapDelayMilliseconds)"]
         if let dialStations { lines.append("stations = \(dialStations)") }
+        lines += dial
         lines += ["[audio]", "device = \(quoted(audioDevice))", "allowed_addresses = [\(allowedAddresses.map(quoted).joined(separator: ", "))]"]
             + audio
         lines += ["[control]", "socket = \(quoted(socket))", extra]

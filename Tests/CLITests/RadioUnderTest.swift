@@ -23,7 +23,8 @@ final class RadioUnderTest {
     let deadCatalogPort = freeLoopbackPort()
     private(set) var daemon: DaemonProcess?
 
-    init(stations: [StationSpec]) throws {
+    /// - Parameter dial: more `[dial]` lines.
+    init(stations: [StationSpec], dial: [String] = []) throws {
         directory = try TemporaryDirectory()
         let records = stations.map { spec -> Station in
             var station = StationFixtures.station(spec.uuid, spec.name, lat: 52.52, lon: 13.40)
@@ -41,6 +42,7 @@ final class RadioUnderTest {
         config.audio = ["start_timeout_seconds = 2", "stall_timeout_seconds = 1", "connect_timeout_seconds = 1",
                         "reconnect_max_seconds = 1"]
         config.extra = "[display]\ncolumns = 20\nrows = 4"
+        config.dial = dial
         try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath
         let sync = try cli.run("sync")
