@@ -65,7 +65,9 @@ final class AudioLoop {
                 return
             }
             if command.session !== current {
-                fadeOut()
+                // A station with audio ready (a warm one) follows the fade-out at once, behind it in the
+                // device; otherwise the device plays out first.
+                fadeOut(drain: (command.session?.ring.count ?? 0) == 0)
                 switchTo(command.session)
             }
             guard let session = current else {
@@ -224,7 +226,8 @@ final class AudioLoop {
                 guard unconfirmedFrames >= Self.framesToConfirmFormat || !playedInSession,
                       let format = unconfirmedFormat else { continue }
                 unconfirmedFormat = nil
-                if audible { output.drain() }
+                // Re-opening drops what the device holds: the last station's fade-out too.
+                if audible || output.delayFrames > 0 { output.drain() }
                 lastFormat = format
                 do {
                     try output.open(format: format)
@@ -347,8 +350,9 @@ final class AudioLoop {
         player.titleReached(due.title, session: session)
     }
 
-    /// Ramps to silence over the fade length using the audio still buffered, then plays out the device.
-    private func fadeOut() {
+    /// Ramps to silence over the fade length using the audio still buffered, then plays out the device
+    /// (unless `drain` is false: the next station's audio follows the fade-out in the device).
+    private func fadeOut(drain: Bool = true) {
         guard audible, let session = current, let format = output.format else {
             audible = false
             return
@@ -363,7 +367,7 @@ final class AudioLoop {
             decode(count, session: session, gain: 0)
         }
         fadingOut = false
-        output.drain()
+        if drain { output.drain() }
         audible = false
         player.audioDidChange(audible: false, session: session)
     }
