@@ -68,7 +68,7 @@ for hz in 1000 700; do
   tone="$BENCH_DIR/media/tone-$hz.mp3"
   [ -s "$tone" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i "sine=frequency=$hz:sample_rate=44100:duration=30" \
     -ac 2 -c:a libmp3lame -b:a 128k -write_xing 0 -id3v2_version 0 -f mp3 "$tone"
-  ( while :; do ffmpeg -hide_banner -loglevel error -nostdin -re -stream_loop -1 -i "$tone" -c:a copy -f mp3 \
+  ( trap "exit 0" TERM; while :; do ffmpeg -hide_banner -loglevel error -nostdin -re -stream_loop -1 -i "$tone" -c:a copy -f mp3 \
       -content_type audio/mpeg "icecast://source:benchpw@127.0.0.1:$PORT/tone-$hz.mp3" </dev/null || true; sleep 0.2; done ) &
   feeders+=($!)
 done

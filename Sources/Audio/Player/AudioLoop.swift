@@ -49,6 +49,10 @@ final class AudioLoop {
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
+    /// The most audio one write hands the device, in seconds: a decoded chunk can be a quarter of a second,
+    /// and a write of it blocks until the device took it all; in slices, a switch or a pause is heard
+    /// (and fades out) within one slice.
+    private static let writeSeconds = 0.02
 
     init(player: Player) {
         self.player = player
@@ -64,11 +68,12 @@ final class AudioLoop {
                 output.close()
                 return
             }
-            if command.session !== current {
+            let switching = command.session !== current
+            if switching || fadingOut {
                 // A station with audio ready (a warm one) follows the fade-out at once, behind it in the
-                // device; otherwise the device plays out first.
-                fadeOut(drain: (command.session?.ring.count ?? 0) == 0)
-                switchTo(command.session)
+                // device; otherwise the device plays out first. (A fade begun by `play` ends here too.)
+                fadeOut(drain: !switching || (command.session?.ring.count ?? 0) == 0)
+                if switching { switchTo(command.session) }
             }
             guard let session = current else {
                 output.close()
@@ -261,11 +266,24 @@ final class AudioLoop {
             samples = min(samples, volume.framesToTarget * format.channels)
             guard samples > 0 else { return true }
         }
+        let slice = max(format.frames(seconds: Self.writeSeconds), 1) * format.channels
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
-                volume.apply(to: chunk, channels: format.channels)
-                try output.write(UnsafeBufferPointer(chunk))
+                var offset = 0
+                while offset < samples {
+                    if !fadingOut && player.currentCommand().leaves(session) {
+                        // A switch, pause or stop is waiting: the rest of this chunk is the fade-out.
+                        fadingOut = true
+                        volume.ramp(to: 0, overFrames: fadeFrames)
+                        samples = min(samples, offset + volume.framesToTarget * format.channels)
+                        continue
+                    }
+                    let end = min(samples, offset + slice)
+                    let chunk = UnsafeMutableBufferPointer(rebasing: buffer[offset..<end])
+                    volume.apply(to: chunk, channels: format.channels)
+                    try output.write(UnsafeBufferPointer(chunk))
+                    offset = end
+                }
             }
         } catch {
             deviceLost(error, session: session)
@@ -355,6 +373,7 @@ final class AudioLoop {
     private func fadeOut(drain: Bool = true) {
         guard audible, let session = current, let format = output.format else {
             audible = false
+            fadingOut = false
             return
         }
         fadingOut = true

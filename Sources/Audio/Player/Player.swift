@@ -136,7 +136,8 @@ public final class Player: @unchecked Sendable {
     private func listening() -> WarmStations.Listening {
         control.withLock {
             WarmStations.Listening(session: session, active: session != nil && !isPaused && terminalFailure == nil,
-                                   heard: everPlayed, connected: netPhase == .connected)
+                                   heard: everPlayed, connected: netPhase == .connected,
+                                   leaving: leaving.map(\.session.station))
         }
     }
 
@@ -350,6 +351,9 @@ public final class Player: @unchecked Sendable {
         var paused: Bool
         var shuttingDown: Bool
         var gain: Float
+
+        /// Whether the audio thread is to leave `session` (switch, pause or shut down).
+        func leaves(_ session: StationSession) -> Bool { self.session !== session || paused || shuttingDown }
     }
 
     func currentCommand() -> Command {

@@ -29,6 +29,9 @@ final class WarmStations: @unchecked Sendable {
         var heard: Bool
         /// Its stream is connected.
         var connected: Bool
+        /// Stations switched away from that the audio thread still fades out: they come back through
+        /// ``offer(_:streamName:connected:)``, so no new connection is made for them meanwhile.
+        var leaving: [PlayableStation] = []
     }
 
     /// A warm session handed to the player, with what its events said so far.
@@ -205,7 +208,8 @@ final class WarmStations: @unchecked Sendable {
                 entries[id] = nil
             }
             if player.active && player.heard && !slowed {
-                for station in selected where entries[station.id] == nil && (retries[station.id]?.at ?? 0) <= now {
+                for station in selected where entries[station.id] == nil && !player.leaving.contains(station)
+                    && (retries[station.id]?.at ?? 0) <= now {
                     let session = makeSession(station)
                     session.keepWarm()
                     entries[station.id] = Entry(session: session)
