@@ -93,6 +93,7 @@ for mode in warm off; do
       -e "s|^servers = .*|servers = [\"http://127.0.0.1:$(head -1 "$work/warm-port")\"]|" "$work/config.toml" >"$work/$mode.toml"
   [ $mode = off ] && printf '[dial]\nwarm_neighbours = 0\n' >>"$work/$mode.toml"
   WAVEDIAL_CONFIG="$work/$mode.toml" "$bin/wavedial" sync >/dev/null
+  rm -rf "$BENCH_DIR/runs/daemon-warm-$mode"   # the figures are this run's only
   "$root/bench/audio/measure.py" --name "daemon-warm-$mode" --url "$url" --reps "$reps" --duration 80 \
     --results "${RESULTS:-$work/results.jsonl}" --cmd "$bin/wavediald --headless" \
     --ready "$bin/wavedial status" --trigger "$here/turn-to-neighbour.sh $bin" --settle 1 \

@@ -31,6 +31,8 @@ final class AudioLoop {
     private var prebuffering = true
     private var finished = false
     private var playedInSession = false
+    /// Frames of digital silence skipped at the session's start (at most ``leadingSilenceSeconds``).
+    private var leadingSilenceSkipped = 0
     private var startTimeoutReported = false
     private var lastRefresh = 0.0
     private var readsSinceBitrate = 0
@@ -53,6 +55,10 @@ final class AudioLoop {
     /// and a write of it blocks until the device took it all; in slices, a switch or a pause is heard
     /// (and fades out) within one slice.
     private static let writeSeconds = 0.02
+    /// Digital silence a station's first decoded audio may open with, skipped (in seconds): what an MP3
+    /// decoder gives for the frames it cannot decode after joining a stream mid-frame, which a warm
+    /// station's live edge always is. Past it, silence is the programme and plays.
+    private static let leadingSilenceSeconds = 0.1
 
     init(player: Player) {
         self.player = player
@@ -117,6 +123,7 @@ final class AudioLoop {
         prebuffering = true
         finished = false
         playedInSession = false
+        leadingSilenceSkipped = 0
         startTimeoutReported = false
         player.audioSwitched(to: session)
     }
@@ -267,9 +274,19 @@ final class AudioLoop {
             guard samples > 0 else { return true }
         }
         let slice = max(format.frames(seconds: Self.writeSeconds), 1) * format.channels
+        var start = 0
+        if !playedInSession {
+            let silent = pcm.prefix(samples).prefix { $0 == 0 }.count / format.channels
+            let skipped = min(silent, format.frames(seconds: Self.leadingSilenceSeconds) - leadingSilenceSkipped)
+            if skipped > 0 {
+                leadingSilenceSkipped += skipped
+                start = skipped * format.channels
+                if start >= samples { return true }
+            }
+        }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                var offset = 0
+                var offset = start
                 while offset < samples {
                     if !fadingOut && player.currentCommand().leaves(session) {
                         // A switch, pause or stop is waiting: the rest of this chunk is the fade-out.
