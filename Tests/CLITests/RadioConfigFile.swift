@@ -11,7 +11,7 @@ struct RadioConfigFile {
     var country: String?
     var snapDelayMilliseconds = 150
     var dialStations: Int?
-    /// More `[dial]` lines, e.g. `sweep = false`.
+    /// More `[dial]` lines, e.g. `sweep = false` or `warm_neighbours = 0`.
     var dial: [String] = []
     var audioDevice = "null"
     /// `[audio] allowed_addresses`: the test's stations serve from loopback.

@@ -25,8 +25,10 @@ final class RadioUnderTest {
 
     /// - Parameters:
     ///   - startTimeout: `[audio] start_timeout_seconds` (2 by default: the fault rows' waits stay short).
-    ///   - configure: changes to the config file before it is written (e.g. `[dial]` keys).
-    init(stations: [StationSpec], startTimeout: Int = 2, configure: (inout RadioConfigFile) -> Void = { _ in }) throws {
+    ///   - dial: more `[dial]` lines.
+    ///   - configure: changes to the config file before it is written.
+    init(stations: [StationSpec], startTimeout: Int = 2, dial: [String] = [],
+         configure: (inout RadioConfigFile) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory()
         let records = stations.map { spec -> Station in
             var station = StationFixtures.station(spec.uuid, spec.name, lat: 52.52, lon: 13.40)
@@ -44,6 +46,7 @@ final class RadioUnderTest {
         config.audio = ["start_timeout_seconds = \(startTimeout)", "stall_timeout_seconds = 1", "connect_timeout_seconds = 1",
                         "reconnect_max_seconds = 1"]
         config.extra = "[display]\ncolumns = 20\nrows = 4"
+        config.dial = dial
         configure(&config)
         try config.write(to: configPath)
         cli.environment["WAVEDIAL_CONFIG"] = configPath

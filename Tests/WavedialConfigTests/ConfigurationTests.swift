@@ -118,6 +118,18 @@ final class ConfigurationTests: XCTestCase {
         }
     }
 
+    func testWarmNeighboursAndTheirBudget() throws {
+        let defaults = try Configuration.parse("")
+        XCTAssertEqual(defaults.dial.warmNeighbours, 1)
+        XCTAssertEqual(defaults.dial.warmKbps, 256)
+        let off = try Configuration.parse("[dial]\nwarm_neighbours = 0\nwarm_kbps = 512")
+        XCTAssertEqual(off.dial.warmNeighbours, 0)
+        XCTAssertEqual(off.dial.warmKbps, 512)
+        XCTAssertThrowsError(try Configuration.parse("[dial]\nwarm_neighbours = 11\nwarm_kbps = -1")) { error in
+            XCTAssertEqual((error as! ConfigurationError).problems.map(\.key), ["dial.warm_neighbours", "dial.warm_kbps"])
+        }
+    }
+
     func testSyntaxErrorNamesTheLine() {
         XCTAssertThrowsError(try Configuration.parse("[dial]\nstations = 60\nband_start = = 1\n", source: "bad.toml")) { error in
             let problem = (error as! ConfigurationError).problems[0]

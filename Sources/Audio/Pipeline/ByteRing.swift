@@ -76,6 +76,9 @@ public final class ByteRing: @unchecked Sendable {
     /// Bytes ever read; positions of title marks are in this scale.
     public var readPosition: Int64 { condition.withLock { totalRead } }
 
+    /// Bytes ever written: where the next byte goes, in the scale of ``readPosition``.
+    public var writePosition: Int64 { condition.withLock { totalWritten } }
+
     /// Changes whenever ``clear()`` discards data, so the reader knows to restart its decoder.
     public var generation: Int { condition.withLock { generationCounter } }
 
@@ -231,6 +234,67 @@ public final class ByteRing: @unchecked Sendable {
         }
     }
 
+    // MARK: A warm station's live edge
+
+    /// Keeps only the latest `count` stored bytes (a warm station's live edge: nobody reads it), and gives
+    /// back storage over twice what is kept. The marks among the bytes dropped go, but the latest encoding
+    /// and title, which move to the new read position (a mark of their kind already there is newer). Never waits.
+    public func discardOldest(keeping count: Int) {
+        condition.withLock {
+            let drop = stored - max(count, 0)
+            if drop > 0 {
+                head = (head + drop) % storage.count
+                stored -= drop
+                totalRead += Int64(drop)
+                var index = firstMark
+                var latest: [Mark] = []
+                while index < marks.count && marks[index].position < totalRead {
+                    let mark = marks[index].mark
+                    if mark.kind != .discontinuity {
+                        latest.removeAll { $0.kind == mark.kind }
+                        latest.append(mark)
+                    }
+                    index += 1
+                }
+                let atStart = marks[index...].prefix { $0.position == totalRead }.map(\.mark.kind)
+                let carried = latest.filter { !atStart.contains($0.kind) }.map { (position: totalRead, mark: $0) }
+                marks = carried + marks[index...]
+                firstMark = 0
+                condition.broadcast()
+            }
+            let kept = max(stored * 2, 4096)
+            if storage.count > kept * 2 { resize(to: kept) }
+        }
+    }
+
+    /// Makes the next byte read the start of a stream (a warm station is played): `prefix`, the stream's
+    /// header pages (for audio cut from its middle; may be empty), goes before the stored bytes, and
+    /// `encoding` before it. Marks at the read position but titles go (a discontinuity there would restart
+    /// the decoder between the headers and the audio). `title`, the title of the audio there when no mark
+    /// in the ring says one, is marked with the encoding.
+    /// - Returns: false (nothing changed) when `prefix` does not fit within ``capacity``.
+    @discardableResult
+    public func reopen(prefix: UnsafeRawBufferPointer, encoding: AudioEncoding, title: String?) -> Bool {
+        condition.withLock {
+            guard stored + prefix.count <= capacity else { return false }
+            let oldStart = totalRead
+            if prefix.count > 0 {
+                reserve(stored + prefix.count)
+                head = (head - prefix.count % storage.count + storage.count) % storage.count
+                copy(prefix, to: head)
+                stored += prefix.count
+                totalRead -= Int64(prefix.count)
+            }
+            let pending = marks[firstMark...]
+            var opening: [(position: Int64, mark: Mark)] = [(totalRead, .encoding(encoding))]
+            if let title, !pending.contains(where: { $0.mark.kind == .title }) { opening.append((totalRead, .title(title))) }
+            marks = opening + pending.filter { $0.position != oldStart || $0.mark.kind == .title }
+            firstMark = 0
+            condition.broadcast()
+            return true
+        }
+    }
+
     /// Wakes every waiter; later writes are refused and reads return what is left, then 0.
     public func close() {
         condition.withLock {
@@ -242,29 +306,38 @@ public final class ByteRing: @unchecked Sendable {
     /// Grows the storage (doubling, at most to ``capacity``) so `needed` bytes fit, unrolling the circle.
     private func reserve(_ needed: Int) {
         guard needed > storage.count else { return }
-        let size = min(capacity, max(needed, storage.count * 2, 4096))
-        var grown = [UInt8](repeating: 0, count: size)
+        resize(to: min(capacity, max(needed, storage.count * 2, 4096)))
+    }
+
+    /// New storage of `size` bytes (at least ``stored``) holding the stored bytes from its start.
+    private func resize(to size: Int) {
+        var resized = [UInt8](repeating: 0, count: size)
         if stored > 0 {
             let first = min(stored, storage.count - head)
-            grown.replaceSubrange(0..<first, with: storage[head..<(head + first)])
-            if stored > first { grown.replaceSubrange(first..<stored, with: storage[0..<(stored - first)]) }
+            resized.replaceSubrange(0..<first, with: storage[head..<(head + first)])
+            if stored > first { resized.replaceSubrange(first..<stored, with: storage[0..<(stored - first)]) }
         }
-        storage = grown
+        storage = resized
         head = 0
     }
 
     private func copyIn(_ bytes: UnsafeRawBufferPointer) {
-        var tail = (head + stored) % storage.count
+        copy(bytes, to: (head + stored) % storage.count)
+        stored += bytes.count
+        totalWritten += Int64(bytes.count)
+    }
+
+    /// Copies `bytes` into the storage from `start` on, round the circle.
+    private func copy(_ bytes: UnsafeRawBufferPointer, to start: Int) {
+        var position = start
         var offset = 0
         storage.withUnsafeMutableBytes { target in
             while offset < bytes.count {
-                let take = min(bytes.count - offset, target.count - tail)
-                (target.baseAddress! + tail).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+                let take = min(bytes.count - offset, target.count - position)
+                (target.baseAddress! + position).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
                 offset += take
-                tail = (tail + take) % target.count
+                position = (position + take) % target.count
             }
         }
-        stored += bytes.count
-        totalWritten += Int64(bytes.count)
     }
 }

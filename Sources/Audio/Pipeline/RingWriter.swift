@@ -11,20 +11,42 @@ import Threads
 /// thousands). While audio is dropped nothing is written, so a title replaces the last one at the same byte,
 /// and the latest carries over to the live audio on resume (``ByteRing/clear()``).
 ///
-/// The sink methods run on the network thread; ``setPaused(_:)`` and the counters on any thread.
+/// A warm station (``keepWarm(seconds:maximumBytes:)``) is not played: its writes never wait, and only the
+/// latest seconds stay in the ring (its live edge). So that it can be played from there, the writer keeps the
+/// header pages each stream opens with (Ogg, FLAC; ``StreamHeaders``), and ``play()`` puts them, with the
+/// stream's encoding and title, before the bytes kept.
+///
+/// The sink methods run on the network thread; ``setPaused(_:)``, the warm switches and the counters on any thread.
 final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
+    /// Where a stream (a connection that does not continue the last) starts in the ring, and its headers.
+    private struct StreamStart {
+        var position: Int64
+        var encoding: AudioEncoding?
+        var headers: [UInt8] = []
+    }
+
     let ring: ByteRing
     private let timeShiftSeconds: Double
     private let maximumLeadSeconds: Double
     private let condition = ConditionLock()
-    // Guarded by `condition`.
+    // Guarded by `condition` (a warm write holds it throughout, so play() never cuts into one).
     private var isPaused = false
     private var hasOverflowed = false
     private var bytesPerSecondValue = 16_000
     private var deliveredBytes = 0
-    // Network thread only.
+    /// While warm: the seconds and the most bytes kept at the live edge.
+    private var warm: (seconds: Double, maximumBytes: Int)?
     private var markedEncoding: AudioEncoding?
     private var lastTitle: String?
+    /// The latest streams' starts (at most ``maximumStreamStarts``) and the first bytes of the newest,
+    /// collected until its headers' end is known (nil once it is).
+    private var streamStarts: [StreamStart] = []
+    private var headerProbe: [UInt8]?
+
+    /// The most header bytes kept for a stream (Vorbis' setup header is a few KB; a FLAC picture may be
+    /// more: such a stream is played from its live edge without them, as its decoder can).
+    static let maximumHeaderBytes = 64 * 1024
+    private static let maximumStreamStarts = 8
 
     /// The most compressed bytes per second a ring is sized for (320 kbit/s, MP3's highest; HLS and
     /// FLAC stations above it get a shorter time-shift, measured in bytes).
@@ -62,28 +84,95 @@ final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
         }
     }
 
+    /// Keeps the station warm: nothing waits for a reader, and only the latest `seconds` of audio (by the
+    /// bitrate, at most `maximumBytes`) stay. A station that was playing keeps the latest of what it buffered.
+    func keepWarm(seconds: Double, maximumBytes: Int) {
+        condition.withLock {
+            warm = (seconds, maximumBytes)
+            isPaused = false
+            hasOverflowed = false
+            ring.discardOldest(keeping: warmBytes)
+        }
+    }
+
+    /// The warm station is played: its ring starts with the encoding, the headers of the stream its
+    /// first byte belongs to (when that byte is past them) and its title; writes wait for the reader again.
+    func play() {
+        condition.withLock {
+            guard warm != nil else { return }
+            warm = nil
+            let start = ring.readPosition
+            let stream = streamStarts.last { $0.position <= start }
+            guard let encoding = stream?.encoding ?? markedEncoding else { return }
+            let headers = stream.map { $0.position < start ? $0.headers : [] } ?? []
+            headers.withUnsafeBytes { _ = ring.reopen(prefix: $0, encoding: encoding, title: lastTitle) }
+        }
+    }
+
+    /// Called with `condition` held.
+    private var warmBytes: Int {
+        guard let warm else { return ring.capacity }
+        let seconds = warm.seconds * Double(bytesPerSecondValue)
+        return seconds < Double(warm.maximumBytes) ? Int(seconds) : warm.maximumBytes
+    }
+
     func begin(_ encoding: AudioEncoding) {
-        guard encoding != markedEncoding else { return }
-        markedEncoding = encoding
-        ring.mark(.encoding(encoding))
+        condition.withLock {
+            guard encoding != markedEncoding else { return }
+            markedEncoding = encoding
+            ring.mark(.encoding(encoding))
+        }
     }
 
     func title(_ title: String) {
-        guard title != lastTitle else { return }
-        lastTitle = title
-        let span = Double(bytesPerSecond) * Self.shortestHeardTitleSeconds
-        ring.mark(.title(title), supersedingTitleWithin: Int(span))
+        condition.withLock {
+            guard title != lastTitle else { return }
+            lastTitle = title
+            let span = Double(bytesPerSecondValue) * Self.shortestHeardTitleSeconds
+            ring.mark(.title(title), supersedingTitleWithin: Int(span))
+        }
     }
 
-    func discontinuity() { ring.mark(.discontinuity) }
+    /// A new stream starts: its first bytes are its headers, if its encoding has any.
+    func discontinuity() {
+        condition.withLock {
+            ring.mark(.discontinuity)
+            streamStarts.append(StreamStart(position: ring.writePosition, encoding: markedEncoding))
+            if streamStarts.count > Self.maximumStreamStarts { streamStarts.removeFirst() }
+            headerProbe = []
+        }
+    }
 
     func end() {}
 
-    func audio(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let (paused, overflowed, rate) = condition.withLock { () -> (Bool, Bool, Int) in
-            deliveredBytes += bytes.count
-            return (isPaused, hasOverflowed, bytesPerSecondValue)
+    /// Collects a new stream's first bytes until its headers' end is known. Called with `condition` held.
+    private func collectHeaders(_ bytes: UnsafeRawBufferPointer) {
+        guard var probe = headerProbe, let encoding = markedEncoding, !streamStarts.isEmpty else { return }
+        probe.append(contentsOf: bytes.prefix(Self.maximumHeaderBytes + 1 - probe.count))
+        if let length = StreamHeaders.length(in: probe, encoding: encoding) {
+            streamStarts[streamStarts.count - 1].headers = length <= Self.maximumHeaderBytes ? Array(probe[0..<length]) : []
+            headerProbe = nil
+        } else {
+            headerProbe = probe.count > Self.maximumHeaderBytes ? nil : probe
         }
+    }
+
+    func audio(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        condition.lock()
+        deliveredBytes += bytes.count
+        collectHeaders(bytes)
+        if warm != nil {
+            defer { condition.unlock() }
+            // The live edge: the new bytes go in, the oldest beyond the warm bound go.
+            if !ring.writeIfRoom(bytes) {
+                ring.discardOldest(keeping: 0)
+                _ = ring.writeIfRoom(bytes)
+            }
+            ring.discardOldest(keeping: warmBytes)
+            return !ring.closed
+        }
+        let (paused, overflowed, rate) = (isPaused, hasOverflowed, bytesPerSecondValue)
+        condition.unlock()
         if paused {
             if overflowed { return !ring.closed }
             let bound = Int(timeShiftSeconds) * rate

@@ -40,6 +40,8 @@ final class AudioLoop {
     private var prebuffering = true
     private var finished = false
     private var playedInSession = false
+    /// Frames of digital silence skipped at the session's start (at most ``leadingSilenceSeconds``).
+    private var leadingSilenceSkipped = 0
     private var startTimeoutReported = false
     private var lastRefresh = 0.0
     private var readsSinceBitrate = 0
@@ -65,6 +67,14 @@ final class AudioLoop {
     /// The hiss alone keeps the device this far ahead (above a period of the default ALSA settings, so it
     /// does not run dry), topped up when it holds less than half.
     private static let hissLeadSeconds = 0.1
+    /// The most audio one write hands the device, in seconds: a decoded chunk can be a quarter of a second,
+    /// and a write of it blocks until the device took it all; in slices, a switch or a pause is heard
+    /// (and fades out) within one slice.
+    private static let writeSeconds = 0.02
+    /// Digital silence a station's first decoded audio may open with, skipped (in seconds): what an MP3
+    /// decoder gives for the frames it cannot decode after joining a stream mid-frame, which a warm
+    /// station's live edge always is. Past it, silence is the programme and plays.
+    private static let leadingSilenceSeconds = 0.1
 
     init(player: Player) {
         self.player = player
@@ -83,10 +93,13 @@ final class AudioLoop {
                 return
             }
             sweep.set(command.sweep, userGain: command.gain)
-            if command.session !== current {
+            let switching = command.session !== current
+            if switching || fadingOut {
+                // A station with audio ready (a warm one) follows the fade-out at once, behind it in the
+                // device; otherwise the device plays out first. (A fade begun by `play` ends here too.)
                 // Sweeping, the stations follow each other under the hiss: no pause to play out the device.
-                fadeOut(drain: command.sweep == nil)
-                switchTo(command.session)
+                fadeOut(drain: command.sweep == nil && (!switching || (command.session?.ring.count ?? 0) == 0))
+                if switching { switchTo(command.session) }
             }
             guard let session = current else {
                 if let due = hissAlone(command) {
@@ -140,7 +153,9 @@ final class AudioLoop {
         prebuffering = true
         finished = false
         playedInSession = false
+        leadingSilenceSkipped = 0
         startTimeoutReported = false
+        player.audioSwitched(to: session)
     }
 
     /// The bytes from here on are in `encoding`: its decoder, fresh. A codec library that cannot make
@@ -257,7 +272,8 @@ final class AudioLoop {
                 guard unconfirmedFrames >= Self.framesToConfirmFormat || !playedInSession,
                       let format = unconfirmedFormat else { continue }
                 unconfirmedFormat = nil
-                if audible { output.drain() }
+                // Re-opening drops what the device holds: the last station's fade-out too.
+                if audible || output.delayFrames > 0 { output.drain() }
                 lastFormat = format
                 do {
                     try output.open(format: format)
@@ -292,30 +308,47 @@ final class AudioLoop {
             samples = min(samples, volume.framesToTarget * format.channels)
             guard samples > 0 else { return true }
         }
+        let slice = max(format.frames(seconds: sweep.isSweeping ? Self.sweepSliceSeconds : Self.writeSeconds), 1) * format.channels
+        var start = 0
+        if !playedInSession {
+            let silent = pcm.prefix(samples).prefix { $0 == 0 }.count / format.channels
+            let skipped = min(silent, format.frames(seconds: Self.leadingSilenceSeconds) - leadingSilenceSkipped)
+            if skipped > 0 {
+                leadingSilenceSkipped += skipped
+                start = skipped * format.channels
+                if start >= samples { return true }
+            }
+        }
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])
-                if let report = loudness?.process(chunk, format: format) { player.loudnessMemory.measured(report) }
-                volume.apply(to: chunk, channels: format.channels)
+                // Equal loudness is measured and applied on the decoded chunk as the station sent it.
+                let decoded = UnsafeMutableBufferPointer(rebasing: buffer[start..<samples])
+                if let report = loudness?.process(decoded, format: format) { player.loudnessMemory.measured(report) }
                 sweep.adapt(to: format.sampleRate)
-                let slice = sweep.isSweeping ? max(format.frames(seconds: Self.sweepSliceSeconds), 1) * format.channels : samples
-                var offset = 0
+                var offset = start
                 while offset < samples {
-                    if offset > 0 {
-                        let latest = player.currentCommand()
-                        sweep.set(latest.sweep, userGain: latest.gain)
+                    let latest = player.currentCommand()
+                    if !fadingOut && latest.leaves(session) {
+                        // A switch, pause or stop is waiting: the rest of this chunk is the fade-out.
+                        fadingOut = true
+                        volume.ramp(to: 0, overFrames: fadeFrames)
+                        samples = min(samples, offset + volume.framesToTarget * format.channels)
+                        continue
                     }
-                    let part = UnsafeMutableBufferPointer(rebasing: buffer[offset..<min(offset + slice, samples)])
-                    sweep.apply(to: part, channels: format.channels)
-                    try output.write(UnsafeBufferPointer(part))
-                    offset += part.count
+                    if offset > start { sweep.set(latest.sweep, userGain: latest.gain) }
+                    let end = min(samples, offset + slice)
+                    let chunk = UnsafeMutableBufferPointer(rebasing: buffer[offset..<end])
+                    volume.apply(to: chunk, channels: format.channels)
+                    sweep.apply(to: chunk, channels: format.channels)
+                    try output.write(UnsafeBufferPointer(chunk))
+                    offset = end
                 }
             }
         } catch {
             deviceLost(error, session: session)
             return false
         }
-        wrote(frames: samples / max(format.channels, 1), at: format.sampleRate)
+        wrote(frames: (samples - start) / max(format.channels, 1), at: format.sampleRate)
         if !audible && !fadingOut {
             audible = true
             playedInSession = true
@@ -440,6 +473,7 @@ final class AudioLoop {
     private func fadeOut(drain: Bool = true) {
         guard audible, let session = current, let format = output.format else {
             audible = false
+            fadingOut = false
             return
         }
         fadingOut = true

@@ -61,6 +61,11 @@ public final class Player: @unchecked Sendable {
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
     private var nextObserverID = 0
     private var audioThreadRunning = false
+    /// Sessions switched away from whose stations are wanted warm: the audio thread still fades them out,
+    /// so they are handed to ``warmStations`` when it has left them (``audioSwitched(to:)``).
+    private var leaving: [(session: StationSession, streamName: String?, connected: Bool)] = []
+    /// Set once in `init`.
+    private var warmStations: WarmStations!
 
     /// - Parameters:
     ///   - settings: see ``PlayerSettings`` for the defaults.
@@ -72,6 +77,13 @@ public final class Player: @unchecked Sendable {
         self.output = output ?? AlsaOutput(settings: settings.output)
         self.logger = logger
         level = settings.volume
+        warmStations = WarmStations(
+            settings: settings.warm, logger: logger, makeSession: { [weak self] station in
+                StationSession(station: station, settings: settings, logger: logger) { session, event in
+                    self?.handle(event, from: session)
+                }
+            }, startSession: { [networkThreads] in $0.start(in: networkThreads) },
+            listening: { [weak self] in self?.listening() ?? WarmStations.Listening(active: false, heard: false, connected: false) })
     }
 
     deinit {
@@ -80,7 +92,8 @@ public final class Player: @unchecked Sendable {
 
     // MARK: Commands
 
-    /// Tunes `station`: the current transfer is cancelled and released, the new one starts at once.
+    /// Tunes `station`: the current transfer is cancelled and released (or kept warm, when its station is
+    /// wanted warm), the new one starts at once; a warm station plays from its buffer, with no new connection.
     /// A station ``prepare(_:)`` tuned (and not failed) is adopted instead: play starts from its connection.
     /// Does nothing after ``shutdown()``.
     public func play(_ station: PlayableStation) {
@@ -125,32 +138,68 @@ public final class Player: @unchecked Sendable {
 
     private func start(_ station: PlayableStation, speculative: Bool) {
         guard !control.withLock({ isShuttingDown }) else { return }
-        let newSession = StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
+        let adopted = warmStations.take(station)
+        adopted?.session.play()
+        let newSession = adopted?.session ?? StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
             self?.handle(event, from: session)
         }
+        let keepWarm = control.withLock { session }.map { warmStations.wants($0.station) } ?? false
         let old = control.withLock { () -> StationSession? in
             let old = session
+            if let old, keepWarm { leaving.append((old, streamName, netPhase == .connected)) }
             session = newSession
             sessionStart = StationSession.now
             isPaused = false
-            netPhase = .connecting
+            netPhase = adopted?.connected == true ? .connected : .connecting
             stage = nil
             everPlayed = false
             silentSince = nil
             terminalFailure = nil
             outputFailure = nil
             awaitingNetwork = false
-            streamName = nil
+            streamName = adopted?.streamName
             isSpeculative = speculative
             published.title = nil
             startAudioThreadIfNeeded()
             control.broadcast()
-            return old
+            return keepWarm ? nil : old
         }
         old?.cancel()
-        logger.info(speculative ? "tuning ahead" : "tuning", metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)"])
-        newSession.start(in: networkThreads)
+        logger.info(speculative ? "tuning ahead" : "tuning",
+                    metadata: ["station.uuid": "\(station.id)", "stream.url": "\(station.url)", "warm": "\(adopted != nil)"])
+        if adopted == nil { newSession.start(in: networkThreads) }
+        warmStations.playerChanged()
         publishStatus()
+    }
+
+    /// Keeps `stations` (but the one playing) warm: connected, buffering the latest seconds of their
+    /// compressed audio (``WarmSettings``), so ``play(_:)`` of one plays from its buffer at once, at its live
+    /// edge. Replaces the set given before: stations no longer in it are disconnected, those still in it
+    /// keep their connections. Stations whose bitrates (announced, else measured, else
+    /// ``WarmSettings/assumedKbps``) would take the warm ones past `budgetKbps` kbit/s are not warmed.
+    /// Connections are made once the playing station is heard, never at its start; they are dropped after
+    /// ``WarmSettings/idleSeconds`` paused, stopped or idle, and while the link is too slow for them.
+    public func warm(_ stations: [PlayableStation], budgetKbps: Int) {
+        warmStations.want(stations, budgetKbps: budgetKbps)
+    }
+
+    /// What the warm stations' upkeep needs to know.
+    private func listening() -> WarmStations.Listening {
+        control.withLock {
+            WarmStations.Listening(session: session, active: session != nil && !isPaused && terminalFailure == nil,
+                                   heard: everPlayed, connected: netPhase == .connected,
+                                   leaving: leaving.map(\.session.station))
+        }
+    }
+
+    /// The audio thread reads only `current` from now on: the sessions it faded out are handed to the warm stations.
+    func audioSwitched(to current: StationSession?) {
+        let left = control.withLock { () -> [(session: StationSession, streamName: String?, connected: Bool)] in
+            let left = leaving.filter { $0.session !== current }
+            leaving.removeAll { $0.session !== current }
+            return left
+        }
+        for old in left { warmStations.offer(old.session, streamName: old.streamName, connected: old.connected) }
     }
 
     /// Pauses with a fade-out; the stream keeps recording so ``resume()`` continues where it paused
@@ -162,6 +211,7 @@ public final class Player: @unchecked Sendable {
             session?.setPaused(true)
             control.broadcast()
         }
+        warmStations.playerChanged()
         publishStatus()
     }
 
@@ -174,13 +224,15 @@ public final class Player: @unchecked Sendable {
             session?.setPaused(outputFailure != nil)
             control.broadcast()
         }
+        warmStations.playerChanged()
         publishStatus()
     }
 
     /// Stops playback with a fade-out and releases the stream; the device is closed.
     public func stop() {
-        let old = control.withLock { () -> StationSession? in
-            let old = session
+        let old = control.withLock { () -> [StationSession] in
+            let old = [session].compactMap { $0 } + leaving.map(\.session)
+            leaving.removeAll()
             session = nil
             isPaused = false
             isSpeculative = false
@@ -190,7 +242,8 @@ public final class Player: @unchecked Sendable {
             control.broadcast()
             return old
         }
-        old?.cancel()
+        old.forEach { $0.cancel() }
+        warmStations.playerChanged()
         publishStatus()
     }
 
@@ -204,14 +257,16 @@ public final class Player: @unchecked Sendable {
     /// waits for them (up to 2 s each). Any thread. - Returns: whether every thread ended in time.
     @discardableResult
     public func shutdown() -> Bool {
-        let old = control.withLock { () -> StationSession? in
+        let old = control.withLock { () -> [StationSession] in
             isShuttingDown = true
-            let old = session
+            let old = [session].compactMap { $0 } + leaving.map(\.session)
+            leaving.removeAll()
             session = nil
             control.broadcast()
             return old
         }
-        old?.cancel()
+        old.forEach { $0.cancel() }
+        warmStations.shutdown()
         let audioEnded = control.withLock { () -> Bool in
             let deadline = ConditionLock.Deadline.after(seconds: 2)
             while audioThreadRunning && control.wait(until: deadline) {}
@@ -251,6 +306,7 @@ public final class Player: @unchecked Sendable {
     // MARK: Network events
 
     private func handle(_ event: StationSession.Event, from reporting: StationSession) {
+        if warmStations.handle(event, from: reporting) { return }
         control.withLock {
             guard session === reporting else { return }
             switch event {
@@ -355,6 +411,9 @@ public final class Player: @unchecked Sendable {
         var gain: Float
         /// The sweep stage's setting; a station tuned ahead is silent without a sweep.
         var sweep: SweepMix.Setting?
+
+        /// Whether the audio thread is to leave `session` (switch, pause or shut down).
+        func leaves(_ session: StationSession) -> Bool { self.session !== session || paused || shuttingDown }
     }
 
     func currentCommand() -> Command {
@@ -380,8 +439,9 @@ public final class Player: @unchecked Sendable {
 
     /// The audio thread reports whether sound is reaching the device for `session`.
     func audioDidChange(audible: Bool, session reporting: StationSession) {
-        control.withLock {
-            guard session === reporting else { return }
+        let firstHeard = control.withLock { () -> Bool in
+            guard session === reporting else { return false }
+            let first = audible && !everPlayed
             if audible {
                 isAudible = true
                 everPlayed = true
@@ -390,7 +450,10 @@ public final class Player: @unchecked Sendable {
                 isAudible = false
                 if silentSince == nil { silentSince = StationSession.now }
             }
+            return first
         }
+        // The playing station is heard: warm connections may be made now without delaying it.
+        if firstHeard { warmStations.playerChanged() }
         publishStatus()
     }
 

@@ -27,6 +27,8 @@ public struct PlayerSettings: Equatable, Sendable {
     public var loudnessTarget: Double?
     /// The targets that make sense: quieter is lost in a room's noise, louder leaves the limiter no headroom.
     public static let loudnessTargetRange: ClosedRange<Double> = -40 ... -10
+    /// Warm stations: their buffers, and when they are dropped.
+    public var warm: WarmSettings
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
@@ -34,7 +36,8 @@ public struct PlayerSettings: Equatable, Sendable {
                 prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
                 fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings(),
-                loudnessTarget: Double? = -23) {
+                loudnessTarget: Double? = -23,
+                warm: WarmSettings = WarmSettings()) {
         self.output = output
         self.source = source
         self.reconnect = reconnect
@@ -47,5 +50,6 @@ public struct PlayerSettings: Equatable, Sendable {
         self.volume = volume
         self.hls = hls
         self.loudnessTarget = loudnessTarget
+        self.warm = warm
     }
 }

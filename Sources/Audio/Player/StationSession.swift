@@ -107,6 +107,13 @@ final class StationSession: @unchecked Sendable {
     /// (the reader sees ``ByteRing/generation`` change).
     func setPaused(_ paused: Bool) { writer.setPaused(paused) }
 
+    /// Keeps the station warm (``Player/warm(_:budgetKbps:)``): its ring holds only the latest seconds of
+    /// audio (``WarmSettings``) and never makes the network wait.
+    func keepWarm() { writer.keepWarm(seconds: settings.warm.bufferSeconds, maximumBytes: settings.warm.maximumBufferBytes) }
+
+    /// The warm station is played from what its ring holds (see ``RingWriter/play()``).
+    func play() { writer.play() }
+
     private var cancelled: Bool { condition.withLock { isCancelled } }
 
     private func run() {

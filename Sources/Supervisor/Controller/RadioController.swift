@@ -142,6 +142,7 @@ public final class RadioController: @unchecked Sendable {
         queue.async { [self] in
             if let configuration { self.configuration = configuration }
             rebuildBands()
+            warmNeighbours()
             refresh()
         }
     }
@@ -297,6 +298,7 @@ public final class RadioController: @unchecked Sendable {
         do {
             let isFavorite = try database.toggleFavorite(current, typed: isTyped(current))
             rebuildFavorites()
+            warmNeighbours()
             return isFavorite
         } catch {
             logger.error("favorite not saved", metadata: ["station.uuid": "\(current.stationuuid)", "error": "\(error)"])
@@ -320,6 +322,7 @@ public final class RadioController: @unchecked Sendable {
         }
         endSweep()
         persist()
+        warmNeighbours()
     }
 
     // MARK: The sweep (on the queue)
@@ -390,6 +393,7 @@ public final class RadioController: @unchecked Sendable {
         // A station tuned ahead plays on from where it is (the player adopts it); any other is connecting.
         let reported = player.status
         playerStatus = reported.station == playable ? reported : PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
+        warmNeighbours()
         saved.lastStation = station.stationuuid
         saved.lastTypedURL = typed ? station.url : nil
         persist()
@@ -402,9 +406,23 @@ public final class RadioController: @unchecked Sendable {
         if !typed { reportPlay(station) }
     }
 
-    /// `station` as the player takes it.
+    /// The player's view of `station`, under its address policy.
     private func playable(_ station: Station) -> PlayableStation {
         PlayableStation(id: station.stationuuid, name: station.name, url: station.url, addressPolicy: addressPolicy(for: station))
+    }
+
+    /// Keeps the current station's neighbours on the band shown warm (`[dial] warm_neighbours` each side,
+    /// within `warm_kbps`; ``WarmSet``), so turning to one plays at once. Warm stations are not plays: they
+    /// are neither recorded nor reported.
+    private func warmNeighbours() {
+        let dial = configuration.dial
+        var chosen: [String] = []
+        if let current {
+            let candidates = WarmSet.neighbours(of: current.stationuuid, on: activeBand, count: dial.warmNeighbours)
+                .compactMap(lookup).map { WarmSet.Candidate(stationuuid: $0.stationuuid, kbps: $0.bitrate) }
+            chosen = WarmSet.choose(candidates, playing: current.stationuuid, budgetKbps: dial.warmKbps)
+        }
+        player.warm(chosen.compactMap(lookup).map(playable), budgetKbps: dial.warmKbps)
     }
 
     /// Whether the user gave `station` by its URL: typed with `tune URL`, or the snapshot of a favorite the

@@ -13,6 +13,8 @@ public protocol RadioPlayer: AnyObject {
     func pause()
     func resume()
     func stop()
+    /// Keeps `stations` connected and buffering (``Audio/Player/warm(_:budgetKbps:)``), replacing the set before.
+    func warm(_ stations: [PlayableStation], budgetKbps: Int)
     /// 0...1, ramped by the player.
     var volume: Double { get set }
     var status: PlayerStatus { get }

@@ -14,6 +14,11 @@ public struct DialSettings: Sendable, Equatable {
     public var sweep = true
     /// Whether a quiet inter-station hiss plays between stations while the needle sweeps.
     public var sweepNoise = true
+    /// Stations each side of the playing one on the band kept warm (connected, so tuning to one plays at
+    /// once); 0 turns warming off.
+    public var warmNeighbours = 1
+    /// The bandwidth warm stations may take together, in kbit/s (default: two 128 kbit/s streams).
+    public var warmKbps = 256
 
     public init() {}
 
@@ -27,6 +32,8 @@ public struct DialSettings: Sendable, Equatable {
         snapDelayMilliseconds = section.int("snap_delay_ms", default: 400, range: 50...5000)
         sweep = section.bool("sweep", default: true)
         sweepNoise = section.bool("sweep_noise", default: true)
+        warmNeighbours = section.int("warm_neighbours", default: 1, range: 0...10)
+        warmKbps = section.int("warm_kbps", default: 256, range: 0...100_000)
         if let band = Band(startMHz: start, endMHz: end, stepMHz: step) {
             self.band = band
             if band.slotCount < stations {

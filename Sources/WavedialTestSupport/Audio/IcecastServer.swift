@@ -150,6 +150,18 @@ public final class IcecastServer: @unchecked Sendable {
         return body.components(separatedBy: "<ID>").dropFirst().compactMap { $0.components(separatedBy: "</ID>").first }
     }
 
+    /// The listeners on the mount now and the listener connections the server has taken since it
+    /// started (icecast's `/admin/stats`: `listeners`, `listener_connections`).
+    public func listenerCounts() throws -> (listeners: Int, connections: Int) {
+        let stats = try get("/admin/stats", admin: true)
+        func value(_ name: String) -> Int {
+            guard let start = stats.range(of: "<\(name)>"), let end = stats.range(of: "</\(name)>", range: start.upperBound..<stats.endIndex)
+            else { return 0 }
+            return Int(stats[start.upperBound..<end.lowerBound]) ?? 0
+        }
+        return (value("listeners"), value("listener_connections"))
+    }
+
     private func get(_ path: String, admin: Bool = false) throws -> String {
         let easy = try CurlEasy()
         try easy.set(CURLOPT_URL, "http://\(host):\(port)\(path)")

@@ -47,6 +47,13 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
         lock.withLock { sweepLog.append((level, noise)) }
     }
 
+    /// The stations asked to be kept warm, by each call in turn.
+    private(set) var warmed: [[String]] = []
+
+    func warm(_ stations: [PlayableStation], budgetKbps: Int) {
+        lock.withLock { warmed.append(stations.map(\.id)) }
+    }
+
     func pause() {
         lock.withLock { calls.append("pause") }
         report(PlayerStatus(state: .paused, station: status.station, title: status.title, streamName: nil))
