@@ -33,7 +33,8 @@ final class LoudnessRecorder: @unchecked Sendable {
         }
         observation = player.observeLoudness { [weak self] report in
             // On the audio thread: only handed on.
-            self?.queue.async { self?.heard(report) }
+            guard let recorder = self else { return }
+            recorder.queue.async { recorder.heard(report) }
         }
     }
 
