@@ -262,13 +262,15 @@ socket = "/run/wavedial/control.sock"
 
 
 def frequency(samples, channels, rate):
-    """PCMAnalysis.frequency: the median period between rising crossings (hysteresis ±1000), the shortest
-    and longest tenth of periods left out."""
+    """PCMAnalysis.frequency: the median period between rising crossings (hysteresis ±1000, or a quarter of
+    the loudest sample for a quieter capture, 64 at least), the shortest and longest tenth of periods left out."""
+    mono = samples[::channels]
+    hysteresis = max(min(1000, max((abs(value) for value in mono), default=0) // 4), 64)
     rising, low = [], False
-    for index, value in enumerate(samples[::channels]):
-        if value < -1000:
+    for index, value in enumerate(mono):
+        if value < -hysteresis:
             low = True
-        elif value > 1000 and low:
+        elif value > hysteresis and low:
             low = False
             rising.append(index)
     if len(rising) <= 2:

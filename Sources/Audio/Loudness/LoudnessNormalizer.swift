@@ -59,6 +59,7 @@ final class LoudnessNormalizer {
     /// Measures, scales and limits `samples` (interleaved, in `format`) in place.
     /// - Returns: a report of the station's loudness when one is due.
     func process(_ samples: UnsafeMutableBufferPointer<Int16>, format: PCMFormat) -> LoudnessReport? {
+        guard format.channels > 0, format.sampleRate > 0 else { return nil }
         if format != self.format { change(to: format) }
         let frames = samples.count / format.channels
         guard frames > 0 else { return nil }

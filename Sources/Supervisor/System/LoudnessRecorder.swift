@@ -33,8 +33,8 @@ final class LoudnessRecorder: @unchecked Sendable {
         }
         observation = player.observeLoudness { [weak self] report in
             // On the audio thread: only handed on.
-            guard let self else { return }
-            queue.async { self.heard(report) }
+            guard let recorder = self else { return }
+            recorder.queue.async { recorder.heard(report) }
         }
     }
 

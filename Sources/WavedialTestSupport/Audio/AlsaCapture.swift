@@ -55,13 +55,16 @@ public enum AlsaCapture {
 /// Checks on captured PCM.
 public enum PCMAnalysis {
     /// The dominant frequency of one channel, from its rising crossings (with hysteresis, so MP3 noise
-    /// around zero does not count), over the loud part of the capture.
+    /// around zero does not count), over the loud part of the capture. The hysteresis is ±1000, or a quarter
+    /// of the loudest sample for a quieter capture (the loudness stage and the volume scale a tone down), but
+    /// not under the ±64 of silence.
     public static func frequency(_ samples: [Int16], channels: Int, sampleRate: Int, channel: Int = 0) -> Double {
         let mono = stride(from: channel, to: samples.count, by: channels).map { Int($0 < samples.count ? samples[$0] : 0) }
+        let hysteresis = max(min(1000, (mono.map(abs).max() ?? 0) / 4), 64)
         var rising: [Int] = []
         var low = false
         for (index, value) in mono.enumerated() {
-            if value < -1000 { low = true } else if value > 1000 && low { low = false; rising.append(index) }
+            if value < -hysteresis { low = true } else if value > hysteresis && low { low = false; rising.append(index) }
         }
         guard rising.count > 2 else { return 0 }
         // Median period between rising crossings: robust against the fade edges and a splice.
