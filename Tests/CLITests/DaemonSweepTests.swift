@@ -45,11 +45,15 @@ final class DaemonSweepTests: XCTestCase {
     /// Waits until `uuid` is seen playing (once is enough: the unpaced capture makes the player alternate
     /// between playing and buffering).
     private func waitUntilPlaying(_ radio: RadioUnderTest, _ uuid: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        var seen = false
+        // Into the null PCM the player alternates between playing and buffering: follow every status as
+        // well as polling, so a short "playing" is not missed between two polls.
+        let follower = try? StatusFollower(binary: radio.cli.binary, environment: radio.cli.environment)
+        defer { follower?.stop() }
+        func isPlaying(_ status: [String: Any]) -> Bool {
+            (status["station"] as? [String: Any])?["stationuuid"] as? String == uuid && status["state"] as? String == "playing"
+        }
         radio.waitFor(what, file: file, line: line) {
-            let status = radio.status()
-            seen = seen || ((status["station"] as? [String: Any])?["stationuuid"] as? String == uuid && status["state"] as? String == "playing")
-            return seen
+            isPlaying(radio.status()) || (follower?.statuses.contains(where: isPlaying) ?? false)
         }
     }
 
