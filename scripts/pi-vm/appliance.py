@@ -10,8 +10,8 @@ and that a further turn tunes the next one. ALSA goes through the `file` plugin 
 (S16_LE, 2 channels, 48 kHz) over snd-aloop, which paces it as a DAC would. Reads the daemon's
 VmRSS/VmHWM while it plays and writes OUT/results.json.
 
-analyse (on the host, after the guest exits): checks the tone's frequency in OUT/capture.raw (the
-method of WavedialTestSupport's PCMAnalysis.frequency) and prints the figures.
+analyse (on the host, after the guest exits): checks the tone's frequency in the part of OUT/capture.raw the
+second station played alone (the method of WavedialTestSupport's PCMAnalysis.frequency) and prints the figures.
 
     appliance.py guest PKG_TREE WORK OUT      PKG_TREE: dpkg-deb -x of the .deb; WORK: tone.mp3
     appliance.py analyse OUT                  exit status 0 when everything held
@@ -245,14 +245,18 @@ socket = "/run/wavedial/control.sock"
             lambda s: s["station"] if s.get("state") == "playing" and s.get("station", {}) and
             s["station"]["stationuuid"] == target["stationuuid"] else None)(status(config)))
         log(f"{detents} more detents tuned {second['frequency_mhz']} {second['name']}: playing")
-        time.sleep(3)
+        # The tone is checked on what the second station played alone: before it lie the sweep's hiss and
+        # fades across the detents, after it the fade out on SIGTERM.
+        window_start = os.path.getsize(f"{out}/capture.raw")
+        time.sleep(4)
+        window_end = os.path.getsize(f"{out}/capture.raw")
         final = memory(daemon.pid)
         daemon.send_signal(signal.SIGTERM)
         code = daemon.wait(timeout=60)
         if code != 0:
             fail(f"wavediald exited with status {code} on SIGTERM")
         results = {"ready_ms": round(ready_ms), "rss_kb": playing["VmRSS"], "hwm_kb": final["VmHWM"],
-                   "stations": [first["name"], second["name"]], "tone_hz": TONE_HZ, "rate": RATE, "channels": CHANNELS}
+                   "stations": [first["name"], second["name"]], "window": [window_start, window_end], "tone_hz": TONE_HZ, "rate": RATE, "channels": CHANNELS}
         write(f"{out}/results.json", json.dumps(results))
     finally:
         for helper in helpers:
@@ -293,11 +297,18 @@ def analyse(out):
     with open(f"{out}/capture.raw", "rb") as f:
         samples.frombytes(f.read())
     seconds = len(samples) / results["channels"] / results["rate"]
-    hz = frequency(samples, results["channels"], results["rate"])
-    print(f"appliance: {seconds:.1f} s of audio captured, tone {hz:.1f} Hz (played {results['tone_hz']} Hz)")
+    start, end = (offset // 2 // results["channels"] * results["channels"] for offset in results["window"])
+    second = samples[start:end]
+    second_seconds = len(second) / results["channels"] / results["rate"]
+    hz = frequency(second, results["channels"], results["rate"])
+    print(f"appliance: {seconds:.1f} s of audio captured, {second_seconds:.1f} s of them from the second station: "
+          f"tone {hz:.1f} Hz (played {results['tone_hz']} Hz)")
     status = 0
     if seconds < 5:
         print("appliance: FAILED: less than 5 s of audio reached ALSA", file=sys.stderr)
+        status = 1
+    if second_seconds < 2:
+        print("appliance: FAILED: less than 2 s of the second station reached ALSA", file=sys.stderr)
         status = 1
     if abs(hz - results["tone_hz"]) > results["tone_hz"] * 0.02:
         print("appliance: FAILED: the captured tone is not the one played", file=sys.stderr)
