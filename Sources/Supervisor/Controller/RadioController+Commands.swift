@@ -21,19 +21,19 @@ extension RadioController {
         case "status":
             return nil
         case "play":
-            handleNow(.button(name: "play", action: .click), at: now)
+            carryOut(.play)
         case "pause":
-            handleNow(.button(name: "pause", action: .click), at: now)
+            carryOut(.pause)
         case "back":
-            return goBack() ? nil : "nothing to go back to"
+            return carryOut(.back) ? nil : "nothing to go back to"
         case "forward":
-            return goForward() ? nil : "nothing to go forward to"
+            return carryOut(.forward) ? nil : "nothing to go forward to"
         case "mute":
-            handleNow(.button(name: "push", action: .click), at: now)
+            carryOut(.toggleMute)
         case "favorite":
-            return favoriteCurrent() == nil ? "no station is tuned" : nil
+            return carryOut(.toggleFavorite) ? nil : "no station is tuned"
         case "band":
-            handleNow(.button(name: "favorite", action: .long), at: now)
+            carryOut(.switchBand)
         case "volume":
             guard let text = request.value else { return nil }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(value) else {

@@ -34,6 +34,8 @@ public final class RadioController: @unchecked Sendable {
     /// Stations on either band, by stationuuid (favorites as their snapshots).
     private var known: [String: Station] = [:]
     private var favoriteIDs: Set<String> = []
+    /// The favorites in the order of `wavedial fav list`: what a remote's digit keys tune.
+    private var favoriteOrder: [String] = []
     /// The snapshots of favorites the user typed (imported, not from the catalog), by stationuuid:
     /// only these stations play under the user-typed address policy.
     private var typedFavorites: [String: Station] = [:]
@@ -201,17 +203,32 @@ public final class RadioController: @unchecked Sendable {
         refresh()
     }
 
-    private func button(_ name: String, _ action: ButtonAction) {
-        switch (name, action) {
-        case ("play", .click): play()
-        case ("pause", .click): pause()
-        case ("back", .click): _ = back()
-        case ("forward", .click): _ = forward()
-        case ("favorite", .click): _ = toggleFavorite()
-        case ("favorite", .long): switchBand()
-        case ("push", .click): toggleMute()
-        default: break
+    /// An intent from a control that is not a GPIO line (a remote's key), carried out on the queue.
+    public func request(_ intent: RadioIntent) {
+        queue.async { [self] in
+            carryOut(intent)
+            refresh()
         }
+    }
+
+    /// Carries out `intent`, on the queue. - Returns: false when there was nothing to do it to
+    /// (no history to go back to, no station tuned to favorite, no such favorite, an empty band).
+    @discardableResult
+    func carryOut(_ intent: RadioIntent) -> Bool {
+        switch intent {
+        case .play: play()
+        case .pause: pause()
+        case .playPause: if isActive { pause() } else { play() }
+        case .back: return back()
+        case .forward: return forward()
+        case .toggleFavorite: return toggleFavorite() != nil
+        case .switchBand: switchBand()
+        case .toggleMute: toggleMute()
+        case .changeVolume(let percent): setVolume(saved.volume + max(min(percent, 100), -100))
+        case .stepStation(let steps): return stepStation(by: steps)
+        case .favorite(let number): return tuneFavorite(number: number)
+        }
+        return true
     }
 
     // MARK: Helpers for control requests (on the queue)
@@ -220,9 +237,6 @@ public final class RadioController: @unchecked Sendable {
     var dialBand: DialBand { activeBand }
     func currentStatus() -> RadioStatus { makeStatus() }
     func refreshNow() { refresh() }
-    func goBack() -> Bool { back() }
-    func goForward() -> Bool { forward() }
-    func favoriteCurrent() -> Bool? { toggleFavorite() }
     func changeVolume(_ value: Int) { setVolume(value) }
 
     /// An input event at `time`, on the queue.
@@ -232,7 +246,8 @@ public final class RadioController: @unchecked Sendable {
             needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
             pace.detent(delta, at: time)
             followNeedle(at: time)
-        case .button(let name, let action): button(name, action)
+        case .button(let name, let action):
+            if let intent = RadioIntent.forButton(name, action) { carryOut(intent) }
         }
     }
 
@@ -355,6 +370,32 @@ public final class RadioController: @unchecked Sendable {
         guard sweepLevel != nil else { return }
         sweepLevel = nil
         player.setSweep(level: nil, noise: configuration.dial.sweepNoise)
+    }
+
+    /// Moves `steps` stations along the band shown (wrapping at its ends) and tunes the one reached.
+    private func stepStation(by steps: Int) -> Bool {
+        let entries = activeBand.entries
+        guard !entries.isEmpty, steps != 0 else { return false }
+        // From the station under the needle, or from between two stations as the needle stands.
+        var index: Int
+        if let exact = entries.firstIndex(where: { $0.kHz == needle.kHz }) {
+            index = exact
+        } else {
+            let above = entries.firstIndex { $0.kHz > needle.kHz } ?? entries.count
+            index = steps > 0 ? above - 1 : above
+        }
+        index = ((index + steps % entries.count) % entries.count + entries.count) % entries.count
+        let entry = entries[index]
+        guard let station = lookup(entry.stationuuid) else { return false }
+        tune(station, fromHistory: false)
+        return true
+    }
+
+    /// Tunes the `number`th favorite (from 1); the needle moves to it when it is on the band shown.
+    private func tuneFavorite(number: Int) -> Bool {
+        guard number >= 1, number <= favoriteOrder.count, let station = lookup(favoriteOrder[number - 1]) else { return false }
+        tune(station, fromHistory: false)
+        return true
     }
 
     private func toggleMute() {
@@ -520,6 +561,7 @@ public final class RadioController: @unchecked Sendable {
             let (band, favorites) = try database.favoritesBand(configuration.dial.band)
             favoritesBand = band
             favoriteIDs = Set(favorites.map(\.stationuuid))
+            favoriteOrder = favorites.map(\.stationuuid)
             for favorite in favorites where known[favorite.stationuuid] == nil { known[favorite.stationuuid] = favorite.snapshot }
             let typed = try database.typedFavoriteIDs()
             typedFavorites = Dictionary(favorites.filter { typed.contains($0.stationuuid) }.map { ($0.stationuuid, $0.snapshot) },

@@ -190,6 +190,59 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(try database.applianceState().volume, 40)
     }
 
+    /// The intents a remote's keys carry: along the band in both directions (wrapping), the volume in
+    /// steps within 0–100 (unmuting), the favorites by number, play/pause in one key.
+    func testIntentsStepAlongTheBandChangeTheVolumeByStepsAndTuneFavoritesByNumber() throws {
+        controller.start(resume: false)
+        var configuration = Configuration()
+        configuration.location.countryCode = "DE"
+        let band = try database.nearbyBand(location: Coordinate(latitude: 52.52, longitude: 13.405), countryCode: "DE",
+                                           settings: configuration.dial).band.entries.map(\.stationuuid)
+        XCTAssertEqual(band.count, 3)
+        _ = controller.perform(ControlRequest(command: "tune", value: band[0]))
+        let intent = { (intent: RadioIntent) in
+            self.controller.request(intent)
+            self.controller.tick(at: self.lock.withLock { self.clock })
+        }
+        intent(.stepStation(by: 1))
+        XCTAssertEqual(player.played.last, band[1])
+        intent(.stepStation(by: 2))
+        XCTAssertEqual(player.played.last, band[0], "past the top of the band the bottom follows")
+        intent(.stepStation(by: -1))
+        XCTAssertEqual(player.played.last, band[2], "and below the bottom the top")
+        XCTAssertEqual(controller.status.station?.stationuuid, band[2])
+
+        _ = controller.perform(ControlRequest(command: "volume", value: "97"))
+        intent(.changeVolume(byPercent: 2))
+        intent(.changeVolume(byPercent: 2))
+        XCTAssertEqual(controller.status.volume, 100, "bounded above")
+        intent(.toggleMute)
+        XCTAssertTrue(controller.status.muted)
+        intent(.changeVolume(byPercent: -4))
+        XCTAssertFalse(controller.status.muted, "a volume change unmutes")
+        XCTAssertEqual(controller.status.volume, 96)
+        XCTAssertEqual(player.volume, 0.96, accuracy: 1e-9)
+        XCTAssertEqual(lastScreen?.volume, 96, "the volume overlay shows")
+
+        press("favorite")  // band[2], then band[0]
+        _ = controller.perform(ControlRequest(command: "tune", value: band[0]))
+        press("favorite")
+        intent(.favorite(number: 1))
+        XCTAssertEqual(player.played.last, band[2], "favorite 1 is the first in fav list")
+        intent(.favorite(number: 2))
+        XCTAssertEqual(player.played.last, band[0])
+        let plays = player.played.count
+        intent(.favorite(number: 3))
+        intent(.favorite(number: 0))
+        XCTAssertEqual(player.played.count, plays, "no such favorite: nothing is tuned")
+
+        player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
+        intent(.playPause)
+        XCTAssertEqual(controller.status.state, "paused")
+        intent(.playPause)
+        XCTAssertEqual(player.calls.suffix(2), ["pause", "resume"])
+    }
+
     func testResumesTheLastStationAndVolumeOnStart() throws {
         controller.start(resume: false)
         _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
