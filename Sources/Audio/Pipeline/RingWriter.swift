@@ -95,6 +95,9 @@ final class RingWriter: ElementaryStreamSink, @unchecked Sendable {
         }
     }
 
+    /// Whether the station is only kept warm (``keepWarm(seconds:maximumBytes:)``), not played.
+    var isWarm: Bool { condition.withLock { warm != nil } }
+
     /// The warm station is played: its ring starts with the encoding, the headers of the stream its
     /// first byte belongs to (when that byte is past them) and its title; writes wait for the reader again.
     func play() {

@@ -22,7 +22,10 @@ public struct StreamSplice {
         case skipping(Int)
     }
 
-    private var recent: [UInt8]
+    /// The remembered audio: filled up to ``capacity`` (its memory grows with what it holds, so a short
+    /// connection, a station tuned ahead while the knob turns, never holds all of it), then circular.
+    private var recent: [UInt8] = []
+    private let capacity: Int
     private var recentEnd = 0
     private var recentCount = 0
     private var probe: [UInt8] = []
@@ -39,7 +42,7 @@ public struct StreamSplice {
     ///   Both at least 1.
     public init(capacity: Int = 160 * 1024, probeLength: Int = 4096) {
         precondition(capacity > 0 && probeLength > 0, "StreamSplice remembers and looks up at least one byte")
-        recent = [UInt8](repeating: 0, count: capacity)
+        self.capacity = capacity
         self.probeLength = probeLength
     }
 
@@ -121,8 +124,17 @@ public struct StreamSplice {
     }
 
     private mutating func remember(_ bytes: UnsafeRawBufferPointer) {
-        let capacity = recent.count
-        let tail = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
+        var tail = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
+        if recent.count < capacity {
+            // Reserved, not touched: only the pages written become resident.
+            if recent.isEmpty { recent.reserveCapacity(capacity) }
+            let fits = min(capacity - recent.count, tail.count)
+            recent.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail[..<fits]))
+            recentEnd = recent.count % capacity
+            recentCount = recent.count
+            guard fits < tail.count else { return }
+            tail = UnsafeRawBufferPointer(rebasing: tail[fits...])
+        }
         recent.withUnsafeMutableBytes { storage in
             var offset = 0
             while offset < tail.count {
@@ -136,6 +148,7 @@ public struct StreamSplice {
     }
 
     private func linearRecent() -> [UInt8] {
+        guard recentCount > 0 else { return [] }
         let start = (recentEnd - recentCount + recent.count) % recent.count
         if start + recentCount <= recent.count { return Array(recent[start..<(start + recentCount)]) }
         return Array(recent[start...]) + Array(recent[..<recentEnd])

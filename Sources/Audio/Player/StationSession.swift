@@ -63,7 +63,7 @@ final class StationSession: @unchecked Sendable {
         self.logger = logger
         self.onEvent = onEvent
         writer = RingWriter(timeShiftSeconds: settings.timeShiftSeconds, maximumLeadSeconds: settings.maximumLeadSeconds)
-        input = SplicingSink(next: writer)
+        input = SplicingSink(next: writer, isWarm: { [writer] in writer.isWarm })
         addressPolicy = station.addressPolicy.allowing(settings.source.allowedAddresses)
     }
 
