@@ -7,9 +7,13 @@ import XCTest
 final class SimVolumeKnobTests: XCTestCase {
     private var radio: RadioUnderTest!
 
+    private let high = "00000000-0000-4000-8000-0000000000a1"
+    private let low = "00000000-0000-4000-8000-0000000000a2"
+
     override func setUpWithError() throws {
-        radio = try RadioUnderTest(stations: [.init(uuid: "00000000-0000-4000-8000-0000000000a1", name: "Only 94.1",
-                                                    url: "http://127.0.0.1:\(freeLoopbackPort())/stream")]) { config in
+        let dead = "http://127.0.0.1:\(freeLoopbackPort())/stream"
+        radio = try RadioUnderTest(stations: [.init(uuid: high, name: "High 94.1", url: dead),
+                                              .init(uuid: low, name: "Low 88.1", url: dead)]) { config in
             config.extra += "\n[hardware.volume_encoder]\nstep_percent = 5"
         }
         try radio.startDaemon()
@@ -25,23 +29,35 @@ final class SimVolumeKnobTests: XCTestCase {
 
     private func needle() throws -> Double { try XCTUnwrap(try status()["needle_mhz"] as? Double) }
 
+    private func station() -> String? { (radio.status()["station"] as? [String: Any])?["stationuuid"] as? String }
+
+    /// Waits (up to 10 s) until the knob has rested on `uuid`'s station.
+    private func waitForStation(_ uuid: String, _ what: String) {
+        let deadline = Date().addingTimeInterval(10)
+        while station() != uuid && Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(station(), uuid, what)
+    }
+
     func testNegativeDetentsNeedNoDoubleDashWhereverTheOptionsAre() throws {
         let config = radio.configPath
-        let start = try needle()
-        for arguments in [["sim", "turn", "-1", "--config", config], ["--config", config, "sim", "turn", "-1"],
-                          ["sim", "turn", "--config", config, "-1"], ["sim", "turn", "-1", "--config=\(config)"],
-                          ["sim", "turn", "-1"], ["sim", "turn", "--", "-1"]] {
+        // From 94.1, 60 detents down (100 kHz each) rest on 88.1; the wrong way or no turn stays at 94.1.
+        for arguments in [["sim", "turn", "-60", "--config", config], ["--config", config, "sim", "turn", "-60"],
+                          ["sim", "turn", "--config", config, "-60"], ["sim", "turn", "-60", "--config=\(config)"],
+                          ["sim", "turn", "-60"], ["sim", "turn", "--", "-60"]] {
+            radio.tune(high)
             let result = try radio.cli.run(arguments)
             XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            waitForStation(low, "\(arguments) turned down to 88.1")
         }
-        XCTAssertEqual(try needle(), start - 0.6, accuracy: 0.001, "six detents down, 100 kHz each")
+        radio.tune(high)
         for junk in [["sim", "turn", "-x"], ["sim", "turn", "1x"], ["sim", "turn", "-1", "-2"], ["sim", "turn", "0"],
                      ["sim", "turn", "-1", "--bogus"], ["sim", "turn", "-1.5"], ["sim", "volume-turn", "--", "-x"]] {
             let result = try radio.cli.run(junk)
             XCTAssertEqual(result.status, 64, "\(junk): \(result.stderr)")
             XCTAssertFalse(result.stderr.isEmpty, "\(junk) says why")
         }
-        XCTAssertEqual(try needle(), start - 0.6, accuracy: 0.001, "junk turned nothing")
+        XCTAssertEqual(try needle(), 94.1, accuracy: 0.001, "junk turned nothing")
+        XCTAssertEqual(station(), high)
         // Same class: the location's negative degrees followed by an option.
         XCTAssertEqual(try radio.cli.run("location", "set", "-33.9", "18.4", "--config", config).status, 0)
     }
