@@ -89,7 +89,7 @@ final class DaemonVolumeKnobGPIOTests: XCTestCase {
         XCTAssertEqual(needle(), start, "nor does it tune")
 
         // A short push still mutes; a plain turn still tunes.
-        try sim.play(push.press(at: 5_000 * ms, holdingFor: 150 * ms), offsets: [22], activeLow: [true])
+        try sim.play(push.press(at: 5_000 * ms, holdingFor: 150 * ms), offsets: [17, 27, 22], activeLow: [false, false, true])
         waitFor("a short push muted") { muted() == true }
         tuning.rest(1_000 * ms)
         try sim.play(tuning.turn(2, every: 150 * ms), offsets: [17, 27], activeLow: [false, false], minimumLineGap: 3 * ms)
