@@ -1,7 +1,7 @@
 /// How the knob and the buttons are wired and how their signals are decoded.
 ///
 /// Plain values with the documented defaults; the configuration loader maps `[hardware]`,
-/// `[hardware.encoder]` and `[hardware.buttons]` onto it (this module parses no files).
+/// `[hardware.encoder]`, `[hardware.volume_encoder]` and `[hardware.buttons]` onto it (this module parses no files).
 public struct InputSettings: Sendable, Equatable {
     /// Where edges come from.
     public enum Backend: String, Sendable, Equatable, CaseIterable {
@@ -101,6 +101,6 @@ public struct InputSettings: Sendable, Equatable {
     public var edgeOrderingNanoseconds = GpiodBackend.defaultOrderingWindowNanoseconds
 
     /// The defaults of `[hardware]`: gpiod on gpiochip0, encoder on 17/27/22, buttons on 5, 6, 13, 16, 26
-    /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C).
+    /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C), push-and-turn on, no volume knob.
     public init() {}
 }
