@@ -12,7 +12,7 @@ struct SimCommand: ParsableCommand {
     static let buttons = ["play", "pause", "back", "forward", "favorite", "push", "volume_push"]
 
     struct Turn: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn the knob N detents (negative: counter-clockwise).")
+        static let configuration = CommandConfiguration(abstract: "Turn the tuning knob N detents (negative: counter-clockwise).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Detents, e.g. 5 or -3.") var detents: Int
 
