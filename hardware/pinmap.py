@@ -29,7 +29,7 @@ DIRECTIONS = {"input", "output", "i2c", "power", "ground"}
 BIASES = {"pull-up", "fixed pull-up", "none", "-"}
 I2C_PINS = {2, 3}
 I2S_PINS = {18, 19, 20, 21}
-COLORS = {"encoder": "#1f77b4", "buttons": "#2ca02c", "lcd_i2c": "#9467bd",
+COLORS = {"encoder": "#1f77b4", "volume_encoder": "#17becf", "buttons": "#2ca02c", "lcd_i2c": "#9467bd",
           "lcd_gpio": "#8c564b", "dac": "#d62728"}
 
 
@@ -169,6 +169,7 @@ def svg(parts):
 def config_txt(parts):
     """The lines for /boot/firmware/config.txt."""
     enc = parts["encoder"]["signals"]
+    vol = parts["volume_encoder"]["signals"]
     btn = parts["buttons"]["signals"]
     keys = ", ".join(str(btn[n]["gpio"]) for n in ("play", "pause", "back", "forward", "favorite"))
     # Linux key codes: KEY_ENTER, KEY_PLAYCD, KEY_PAUSECD, KEY_PREVIOUSSONG, KEY_NEXTSONG, KEY_BOOKMARKS.
@@ -192,6 +193,9 @@ dtoverlay=hifiberry-dac
 #   IQaudio / Raspberry Pi DAC Pro ............................... rpi-dacpro
 #   Google AIY, MAX98357A amplifier boards ....................... max98357a
 # A USB sound card needs no overlay: keep dtparam=audio=off and set its ALSA device.
+
+# The volume knob (GPIO{vol["a"]["gpio"]}/{vol["b"]["gpio"]}/{vol["push"]["gpio"]}, [hardware.volume_encoder]) sits on SPI0's pins: leave
+# SPI off (no dtparam=spi=on).
 
 # Not for Wavedial as it is: the kernel's own encoder and key drivers. wavediald reads the
 # encoder (GPIO{enc["a"]["gpio"]}/{enc["b"]["gpio"]}/{enc["push"]["gpio"]}) and the buttons (GPIO {keys}) through libgpiod,

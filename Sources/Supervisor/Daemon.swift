@@ -235,8 +235,10 @@ public final class Daemon {
         guard mode != .appliance else { return nil }
         var settings = configuration.hardware
         settings.backend = .simulated
-        // The encoder rests with both contacts open: pulled up, they read 1.
-        let backend = SimulatedGPIOBackend(idleLevels: ["encoder.a": true, "encoder.b": true])
+        // The encoders rest with both contacts open: pulled up, they read 1.
+        let backend = SimulatedGPIOBackend(idleLevels: [
+            "encoder.a": true, "encoder.b": true, "volume_encoder.a": true, "volume_encoder.b": true,
+        ])
         let reader = InputReader(
             settings: settings, backend: backend, logger: Logger(label: "wavedial.hardware"),
             handlers: .init(event: { controller.handle($0) }, failure: { [logger] error in

@@ -2,7 +2,7 @@ import Hardware
 import WavedialCore
 
 extension InputSettings {
-    /// Reads `[hardware]`, `[hardware.encoder]` and `[hardware.buttons]`.
+    /// Reads `[hardware]`, `[hardware.encoder]`, `[hardware.volume_encoder]` and `[hardware.buttons]`.
     init(_ section: ConfigSection) {
         self.init()
         backend = section.choice("backend", default: backend)
@@ -19,27 +19,24 @@ extension InputSettings {
             "edge_ordering_ms", default: Int(edgeOrderingNanoseconds / 1_000_000), range: 0...50)) * 1_000_000
 
         let encoderSection = section.section("encoder")
-        encoder.a = Self.line(encoderSection, "a") ?? encoder.a
-        encoder.b = Self.line(encoderSection, "b") ?? encoder.b
-        if encoderSection.optionalInt("push") == -1 {
-            encoder.push = nil  // -1: the encoder has no push switch
-        } else if let push = Self.line(encoderSection, "push") {
-            encoder.push = push
-        }
-        let steps = encoderSection.int("steps_per_detent", default: encoder.stepsPerDetent.rawValue)
-        if let value = QuadratureDecoder.StepsPerDetent(rawValue: steps) {
-            encoder.stepsPerDetent = value
+        encoder = Self.encoder(encoderSection, default: encoder)
+        if encoderSection.bool("push_turn", default: pushTurn != nil) {
+            var pushTurn = PushTurn()
+            pushTurn.stepPercent = encoderSection.int("push_turn_step_percent", default: pushTurn.stepPercent, range: 1...25)
+            pushTurn.graceNanoseconds = UInt64(encoderSection.int(
+                "push_turn_grace_ms", default: Int(pushTurn.graceNanoseconds / 1_000_000), range: 0...2000)) * 1_000_000
+            self.pushTurn = pushTurn
         } else {
-            encoderSection.report("steps_per_detent", "must be 4, 2 or 1, not \(steps)")
+            pushTurn = nil
         }
-        encoder.isInverted = encoderSection.bool("invert", default: encoder.isInverted)
-        encoder.bias = encoderSection.choice("bias", default: encoder.bias)
-        encoder.isActiveLow = encoderSection.bool("active_low", default: encoder.isActiveLow)
-        encoder.acceleration.isEnabled = encoderSection.bool("acceleration", default: encoder.acceleration.isEnabled)
-        encoder.acceleration.thresholdNanoseconds = UInt64(encoderSection.int(
-            "acceleration_threshold_ms", default: Int(encoder.acceleration.thresholdNanoseconds / 1_000_000), range: 10...2000)) * 1_000_000
-        encoder.acceleration.maximumStepsPerDetent = encoderSection.int(
-            "acceleration_max_steps", default: encoder.acceleration.maximumStepsPerDetent, range: 1...100)
+        // The volume knob is there when its table is, on the pin map's pins unless it names others.
+        let volumeSection = section.section("volume_encoder")
+        if volumeSection.isPresent {
+            var knob = VolumeKnob()
+            knob.encoder = Self.encoder(volumeSection, default: knob.encoder)
+            knob.stepPercent = volumeSection.int("step_percent", default: knob.stepPercent, range: 1...25)
+            volumeKnob = knob
+        }
 
         let buttonSection = section.section("buttons")
         let repeating = buttonSection.strings("repeat", default: [])
@@ -53,14 +50,44 @@ extension InputSettings {
             return button
         }
         var seen: [GPIOLineID: String] = [:]
-        let all = [("encoder.a", encoder.a), ("encoder.b", encoder.b)] + (encoder.push.map { [("encoder.push", $0)] } ?? [])
+        var all = [("encoder.a", encoder.a), ("encoder.b", encoder.b)] + (encoder.push.map { [("encoder.push", $0)] } ?? [])
             + buttons.map { ("buttons.\($0.name)", $0.line) }
+        if let knob = volumeKnob?.encoder {
+            all += [("volume_encoder.a", knob.a), ("volume_encoder.b", knob.b)] + (knob.push.map { [("volume_encoder.push", $0)] } ?? [])
+        }
         for (name, line) in all {
             if let other = seen[line] {
                 section.report(name, "uses line \(line), which \(other) uses too")
             }
             seen[line] = name
         }
+    }
+
+    /// An encoder's table (`[hardware.encoder]`, `[hardware.volume_encoder]`): pins, type, bias and acceleration.
+    private static func encoder(_ section: ConfigSection, default fallback: Encoder) -> Encoder {
+        var encoder = fallback
+        encoder.a = line(section, "a") ?? encoder.a
+        encoder.b = line(section, "b") ?? encoder.b
+        if section.optionalInt("push") == -1 {
+            encoder.push = nil  // -1: the encoder has no push switch
+        } else if let push = line(section, "push") {
+            encoder.push = push
+        }
+        let steps = section.int("steps_per_detent", default: encoder.stepsPerDetent.rawValue)
+        if let value = QuadratureDecoder.StepsPerDetent(rawValue: steps) {
+            encoder.stepsPerDetent = value
+        } else {
+            section.report("steps_per_detent", "must be 4, 2 or 1, not \(steps)")
+        }
+        encoder.isInverted = section.bool("invert", default: encoder.isInverted)
+        encoder.bias = section.choice("bias", default: encoder.bias)
+        encoder.isActiveLow = section.bool("active_low", default: encoder.isActiveLow)
+        encoder.acceleration.isEnabled = section.bool("acceleration", default: encoder.acceleration.isEnabled)
+        encoder.acceleration.thresholdNanoseconds = UInt64(section.int(
+            "acceleration_threshold_ms", default: Int(encoder.acceleration.thresholdNanoseconds / 1_000_000), range: 10...2000)) * 1_000_000
+        encoder.acceleration.maximumStepsPerDetent = section.int(
+            "acceleration_max_steps", default: encoder.acceleration.maximumStepsPerDetent, range: 1...100)
+        return encoder
     }
 
     private static func line(_ section: ConfigSection, _ key: String) -> GPIOLineID? {

@@ -16,17 +16,37 @@ struct GlobalOptions: ParsableArguments {
 
     /// Prepares the command line for ArgumentParser: global options given before the
     /// subcommand (`wavedial --config X dial`, `wavedial --demo fav list`) move to where the subcommand parses them (it has
-    /// no inherited options), and a negative number in a positional place (`sim turn -3`,
-    /// `location set -33.9 18.4`) is marked as positional with `--` rather than read as a flag.
+    /// no inherited options), and negative numbers in positional places (`sim turn -3`,
+    /// `location set -33.9 18.4`) are marked as positional with `--` rather than read as flags. The options
+    /// that follow them (`sim turn -3 --config X`) move before that `--`, so they are still options.
     static func normalized(_ arguments: [String]) -> [String] {
-        var arguments = movingLeadingOptions(arguments)
-        if !arguments.contains("--"), let index = arguments.indices.first(where: { index in
+        let arguments = movingLeadingOptions(arguments)
+        guard !arguments.contains("--"), let first = arguments.indices.first(where: { index in
             isNegativeNumber(arguments[index]) && (index == 0 || !arguments[index - 1].hasPrefix("-"))
-        }) {
-            arguments.insert("--", at: index)
+        }) else { return arguments }
+        // From the first negative number on, numbers are operands; anything else is an option, or
+        // the value of the option before it (no operand of these commands is a word after a number).
+        var options: [String] = []
+        var operands: [String] = []
+        for index in first..<arguments.count {
+            let argument = arguments[index]
+            let isOptionValue = index > first && isValuedOption(arguments[index - 1])
+            if Double(argument) != nil && !isOptionValue {
+                operands.append(argument)
+            } else {
+                options.append(argument)
+            }
         }
-        return arguments
+        return Array(arguments[..<first]) + options + ["--"] + operands
     }
+
+    /// Whether `argument` is an option whose value is the next argument (`--config X`; not `--config=X`, not a number).
+    private static func isValuedOption(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && !argument.contains("=") && Double(argument) == nil && !flags.contains(argument)
+    }
+
+    /// The flags (options without a value) that may follow a negative number.
+    private static let flags: Set<String> = ["--demo", "--help", "-h", "--json", "--long"]
 
     private static func isNegativeNumber(_ text: String) -> Bool {
         text.count > 1 && text.hasPrefix("-") && Double(text) != nil

@@ -11,6 +11,7 @@ final class PinMapTests: XCTestCase {
     /// Every GPIO signal of the pin map, by part.
     private static let gpioSignals = [
         "encoder": ["a", "b", "push"],
+        "volume_encoder": ["a", "b", "push"],
         "buttons": ["play", "pause", "back", "forward", "favorite"],
         "lcd_i2c": ["sda", "scl"],
         "lcd_gpio": ["rs", "e", "d4", "d5", "d6", "d7", "backlight"],
@@ -52,15 +53,18 @@ final class PinMapTests: XCTestCase {
                 tables[String(key[..<dot]), default: []].append("\(key[key.index(after: dot)...]) = \(try gpio(part, name))")
             }
         }
-        XCTAssertEqual(Set(tables.keys), ["display.gpio", "hardware.encoder", "hardware.buttons"])
-        XCTAssertEqual(tables.values.map(\.count).reduce(0, +), 7 + 3 + 5)
+        XCTAssertEqual(Set(tables.keys), ["display.gpio", "hardware.encoder", "hardware.buttons", "hardware.volume_encoder"])
+        XCTAssertEqual(tables.values.map(\.count).reduce(0, +), 7 + 3 + 5 + 3)
         let text = tables.sorted { $0.key < $1.key }.map { "[\($0.key)]\n" + $0.value.joined(separator: "\n") }
             .joined(separator: "\n")
-        XCTAssertEqual(try Configuration.parse(text), Configuration())
+        // The volume knob's table turns it on: with the pin map's pins it is the volume knob's defaults.
+        var expected = Configuration()
+        expected.hardware.volumeKnob = InputSettings.VolumeKnob()
+        XCTAssertEqual(try Configuration.parse(text), expected)
 
-        let moved = text.replacingOccurrences(of: "play = 5", with: "play = 9")
+        let moved = text.replacingOccurrences(of: "play = 5", with: "play = 14")
         XCTAssertNotEqual(moved, text)
-        XCTAssertNotEqual(try Configuration.parse(moved), Configuration())
+        XCTAssertNotEqual(try Configuration.parse(moved), expected)
     }
 
     func testI2CBackpackIsOnTheDefaultBusAndAddress() throws {
@@ -76,6 +80,10 @@ final class PinMapTests: XCTestCase {
         XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "a"))), hardware.encoder.a)
         XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "b"))), hardware.encoder.b)
         XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("encoder", "push"))), hardware.encoder.push)
+        let knob = InputSettings.VolumeKnob().encoder
+        XCTAssertEqual(try ["a", "b", "push"].map { GPIOLineID.offset(UInt32(try gpio("volume_encoder", $0))) },
+                       [knob.a, knob.b, knob.push])
+        XCTAssertEqual(knob.bias, .pullUp)
         XCTAssertEqual(hardware.buttons.map(\.name), Self.gpioSignals["buttons"])
         for button in hardware.buttons {
             XCTAssertEqual(GPIOLineID.offset(UInt32(try gpio("buttons", button.name))), button.line, button.name)
@@ -84,7 +92,7 @@ final class PinMapTests: XCTestCase {
         XCTAssertEqual(hardware.encoder.bias, .pullUp)
         XCTAssertEqual(hardware.buttonBias, .pullUp)
         XCTAssertTrue(hardware.buttonsActiveLow)
-        for part in ["encoder", "buttons"] {
+        for part in ["encoder", "volume_encoder", "buttons"] {
             for name in Self.gpioSignals[part]! {
                 XCTAssertEqual(signal(part, name).optionalString("bias"), "pull-up", "\(part).\(name)")
             }
@@ -105,7 +113,7 @@ final class PinMapTests: XCTestCase {
 
     func testInputsLeaveI2CAndTheI2SDACFree() throws {
         let reserved: Set<Int> = [2, 3, 18, 19, 20, 21]
-        for part in ["encoder", "buttons"] {
+        for part in ["encoder", "volume_encoder", "buttons"] {
             for name in Self.gpioSignals[part]! {
                 XCTAssertFalse(reserved.contains(try gpio(part, name)), "\(part).\(name) is on an I2C or I2S pin")
             }

@@ -25,7 +25,8 @@ public struct ButtonDecoder: Sendable {
 
     private var contact: Bool
     private var contactSince: UInt64
-    private var isPressed: Bool
+    /// Whether the button counts as pressed (debounced).
+    public private(set) var isPressed: Bool
     private var pressedAt: UInt64 = 0
     private var longFired = false
     private var repeatsFired: UInt64 = 0

@@ -1,14 +1,28 @@
-/// Turns the edges of the knob's and the buttons' lines into `InputEvent`s.
+/// Turns the edges of the knobs' and the buttons' lines into `InputEvent`s.
 ///
-/// It owns a `QuadratureDecoder` with its `DetentAcceleration` and a `ButtonDecoder` a button.
-/// `lines` is the request to make of a `GPIOBackend`; edges refer to it by index. Time comes
-/// only from edge timestamps and
-/// `advance(to:)`. A value type owned by one thread (the `InputReader`'s, or a test).
+/// It owns a `QuadratureDecoder` with its `DetentAcceleration` a knob (the tuning knob, and the volume
+/// knob when there is one) and a `ButtonDecoder` a button. `lines` is the request to make of a
+/// `GPIOBackend`; edges refer to it by index. Push-and-turn (`InputSettings.PushTurn`) is decided
+/// here, where the push switch's contact and the detents meet in time order. Time comes only from
+/// edge timestamps and `advance(to:)`. A value type owned by one thread (the `InputReader`'s, or a test).
 public struct InputDecoder: Sendable {
     private enum Role: Sendable {
         case encoderA, encoderB
+        case volumeA, volumeB
         case button(Int)
     }
+
+    /// The volume knob's decoding state and where its contacts are in `levels`.
+    private struct VolumeKnobState: Sendable {
+        var encoder: QuadratureDecoder
+        var acceleration: DetentAcceleration
+        let stepPercent: Int
+        let lineA: Int
+        let lineB: Int
+    }
+
+    /// The name of the volume knob's push switch as a button.
+    public static let volumePushName = "volume_push"
 
     /// The lines to request, in the order edges index them.
     public let lines: [GPIOLineSpec]
@@ -16,9 +30,18 @@ public struct InputDecoder: Sendable {
     private var levels: [Bool]
     private var encoder: QuadratureDecoder
     private var acceleration: DetentAcceleration
+    private var volumeKnob: VolumeKnobState?
     private var buttons: [(name: String, decoder: ButtonDecoder)]
+    private let pushTurn: InputSettings.PushTurn?
+    /// The tuning knob's push switch: its index among the buttons and its line.
+    private let push: (button: Int, line: Int)?
+    /// Whether the knob turned the volume during the present push (its click and long press are then dropped).
+    private var pushTurned = false
+    /// When the last push-and-turn detent came: later detents within the grace continue that turn.
+    private var lastPushTurnDetent: UInt64?
 
-    /// The lines `settings` needs: encoder A, B, then the push switch and the buttons.
+    /// The lines `settings` needs: encoder A, B, then the push switch and the buttons (the volume
+    /// knob's push last), then the volume knob's A and B.
     public static func lines(for settings: InputSettings) -> [GPIOLineSpec] {
         var lines = [
             GPIOLineSpec(line: settings.encoder.a, bias: settings.encoder.bias,
@@ -29,6 +52,10 @@ public struct InputDecoder: Sendable {
         for (name, line) in buttonLines(settings) {
             lines.append(GPIOLineSpec(line: line, bias: settings.buttonBias,
                                       isActiveLow: settings.buttonsActiveLow, role: name))
+        }
+        if let knob = settings.volumeKnob?.encoder {
+            lines.append(GPIOLineSpec(line: knob.a, bias: knob.bias, isActiveLow: knob.isActiveLow, role: "volume_encoder.a"))
+            lines.append(GPIOLineSpec(line: knob.b, bias: knob.bias, isActiveLow: knob.isActiveLow, role: "volume_encoder.b"))
         }
         return lines
     }
@@ -52,8 +79,19 @@ public struct InputDecoder: Sendable {
                 longPressNanoseconds: settings.longPressNanoseconds,
                 autoRepeat: repeating.contains(name) ? settings.autoRepeat : nil, at: time)))
         }
+        if let knob = settings.volumeKnob {
+            let a = roles.count
+            roles += [.volumeA, .volumeB]
+            volumeKnob = VolumeKnobState(
+                encoder: QuadratureDecoder(a: levels[a], b: levels[a + 1], stepsPerDetent: knob.encoder.stepsPerDetent,
+                                           inverted: knob.encoder.isInverted, at: time),
+                acceleration: knob.encoder.acceleration, stepPercent: knob.stepPercent, lineA: a, lineB: a + 1)
+        }
         self.roles = roles
         self.buttons = buttons
+        let pushButton = settings.encoder.push == nil ? nil : buttons.firstIndex { $0.name == "push" }
+        self.push = pushButton.map { ($0, 2 + $0) }
+        self.pushTurn = pushButton == nil ? nil : settings.pushTurn
     }
 
     /// Applies `edges` (oldest first); returns the events completed up to the last edge, in order.
@@ -66,8 +104,16 @@ public struct InputDecoder: Sendable {
             case .encoderA, .encoderB:
                 let detents = encoder.update(a: levels[0], b: levels[1], at: edge.timestamp)
                 events += detentEvents(detents, at: edge.timestamp)
+            case .volumeA, .volumeB:
+                guard var knob = volumeKnob else { continue }
+                let detents = knob.encoder.update(a: levels[knob.lineA], b: levels[knob.lineB], at: edge.timestamp)
+                events += Self.volumeEvents(detents, of: &knob, at: edge.timestamp)
+                volumeKnob = knob
             case .button(let button):
                 events += buttonEvents(button, buttons[button].decoder.update(pressed: edge.level, at: edge.timestamp))
+                if button == push?.button, !edge.level, !buttons[button].decoder.isPressed {
+                    pushTurned = false  // the contact opened before a press counted: a glitch, not a push
+                }
             }
         }
         return events
@@ -78,6 +124,11 @@ public struct InputDecoder: Sendable {
         guard let deadline = nextDeadline, deadline <= time else { return [] }
         let settled = encoder.nextDeadline ?? time
         var events = detentEvents(encoder.advance(to: time), at: settled)
+        if var knob = volumeKnob {
+            let settledVolume = knob.encoder.nextDeadline ?? time
+            events += Self.volumeEvents(knob.encoder.advance(to: time), of: &knob, at: settledVolume)
+            volumeKnob = knob
+        }
         for button in buttons.indices {
             events += buttonEvents(button, buttons[button].decoder.advance(to: time))
         }
@@ -88,19 +139,53 @@ public struct InputDecoder: Sendable {
 
     /// The earliest time at which `advance(to:)` has something to report, if any.
     public var nextDeadline: UInt64? {
-        ([encoder.nextDeadline] + buttons.map(\.decoder.nextDeadline)).compactMap { $0 }.min()
+        ([encoder.nextDeadline, volumeKnob?.encoder.nextDeadline] + buttons.map(\.decoder.nextDeadline)).compactMap { $0 }.min()
     }
 
+    /// The tuning knob's detents: the needle's steps, or the volume's while pushed (push-and-turn).
     private mutating func detentEvents(_ detents: Int, at time: UInt64) -> [InputEvent] {
         let steps = acceleration.steps(for: detents, at: time)
-        return steps == 0 ? [] : [InputEvent(.detent(delta: steps), at: time)]
+        guard steps != 0 else { return [] }
+        if let pushTurn, let push {
+            let held = levels[push.line] || buttons[push.button].decoder.isPressed
+            let continuing = lastPushTurnDetent.map { time &- $0 <= pushTurn.graceNanoseconds } ?? false
+            if held || continuing {
+                if held { pushTurned = true }
+                lastPushTurnDetent = time
+                return [InputEvent(.volumeChange(byPercent: Self.percent(steps, pushTurn.stepPercent)), at: time)]
+            }
+            lastPushTurnDetent = nil
+        }
+        return [InputEvent(.detent(delta: steps), at: time)]
     }
 
-    private func buttonEvents(_ button: Int, _ actions: [(action: ButtonAction, time: UInt64)]) -> [InputEvent] {
-        actions.map { InputEvent(.button(name: buttons[button].name, action: $0.action), at: $0.time) }
+    private static func volumeEvents(_ detents: Int, of knob: inout VolumeKnobState, at time: UInt64) -> [InputEvent] {
+        let steps = knob.acceleration.steps(for: detents, at: time)
+        return steps == 0 ? [] : [InputEvent(.volumeChange(byPercent: percent(steps, knob.stepPercent)), at: time)]
+    }
+
+    /// `steps` detents of `step` points, within ±100 (the whole range), so a huge count cannot overflow.
+    private static func percent(_ steps: Int, _ step: Int) -> Int {
+        max(-100, min(100, steps)) * max(0, min(100, step))
+    }
+
+    private mutating func buttonEvents(_ button: Int, _ actions: [(action: ButtonAction, time: UInt64)]) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var released = false
+        for (action, time) in actions {
+            if button == push?.button {
+                // A push that turned the volume was a push-and-turn: no mute, no long press.
+                if pushTurned && (action == .click || action == .long) { continue }
+                if action == .release { released = true }
+            }
+            events.append(InputEvent(.button(name: buttons[button].name, action: action), at: time))
+        }
+        if released { pushTurned = false }
+        return events
     }
 
     private static func buttonLines(_ settings: InputSettings) -> [(String, GPIOLineID)] {
         (settings.encoder.push.map { [("push", $0)] } ?? []) + settings.buttons.map { ($0.name, $0.line) }
+            + (settings.volumeKnob?.encoder.push.map { [(volumePushName, $0)] } ?? [])
     }
 }

@@ -1,7 +1,7 @@
 /// How the knob and the buttons are wired and how their signals are decoded.
 ///
 /// Plain values with the documented defaults; the configuration loader maps `[hardware]`,
-/// `[hardware.encoder]` and `[hardware.buttons]` onto it (this module parses no files).
+/// `[hardware.encoder]`, `[hardware.volume_encoder]` and `[hardware.buttons]` onto it (this module parses no files).
 public struct InputSettings: Sendable, Equatable {
     /// Where edges come from.
     public enum Backend: String, Sendable, Equatable, CaseIterable {
@@ -27,6 +27,38 @@ public struct InputSettings: Sendable, Equatable {
         public init() {}
     }
 
+    /// The optional second encoder that turns the volume: decoded like the tuning knob, its push
+    /// switch a button named `volume_push` (mute).
+    public struct VolumeKnob: Sendable, Equatable {
+        /// Contacts, push switch, type and acceleration; by default on GPIO 10, 9 and 11 (hardware/pinmap.toml).
+        public var encoder: Encoder
+        /// Volume points (of 0–100) one detent moves, before acceleration.
+        public var stepPercent = 2
+
+        public init() {
+            encoder = Encoder()
+            encoder.a = 10
+            encoder.b = 9
+            encoder.push = 11
+        }
+    }
+
+    /// Push-and-turn: the tuning knob turned while its push switch is held turns the volume.
+    ///
+    /// A detent counts as volume while the switch's contact is closed (from the first edge that
+    /// closes it until its release is debounced), and after the release as long as the turn goes
+    /// on: a detent less than `graceNanoseconds` after the previous volume detent is still volume,
+    /// so letting go of the push mid-turn retunes nothing. A push during which the knob turned
+    /// is not a click (no mute) nor a long press.
+    public struct PushTurn: Sendable, Equatable {
+        /// Volume points (of 0–100) one detent moves, before acceleration.
+        public var stepPercent = 2
+        /// How long after the previous volume detent a detent still belongs to the same turn.
+        public var graceNanoseconds: UInt64 = 300_000_000
+
+        public init() {}
+    }
+
     /// One push button: its name (`play`, `favorite`, …) and line.
     public struct Button: Sendable, Equatable {
         public var name: String
@@ -45,6 +77,10 @@ public struct InputSettings: Sendable, Equatable {
     /// The chip: name (`gpiochip0`), `/dev` path or label (`pinctrl-bcm2835`).
     public var chip = "gpiochip0"
     public var encoder = Encoder()
+    /// The volume knob; nil (the default) when the radio has none.
+    public var volumeKnob: VolumeKnob?
+    /// Push-and-turn on the tuning knob (needs its push switch); nil when turned off.
+    public var pushTurn: PushTurn? = PushTurn()
     public var buttons: [Button] = [
         Button(name: "play", line: 5),
         Button(name: "pause", line: 6),
@@ -65,6 +101,6 @@ public struct InputSettings: Sendable, Equatable {
     public var edgeOrderingNanoseconds = GpiodBackend.defaultOrderingWindowNanoseconds
 
     /// The defaults of `[hardware]`: gpiod on gpiochip0, encoder on 17/27/22, buttons on 5, 6, 13, 16, 26
-    /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C).
+    /// (GPIO 19 is left to the I2S DAC, like 18, 20 and 21; 2 and 3 to I2C), push-and-turn on, no volume knob.
     public init() {}
 }

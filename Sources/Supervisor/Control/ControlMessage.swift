@@ -4,7 +4,7 @@ import WavedialCore
 /// A request on the control socket: one JSON object per line.
 ///
 /// `{"command":"tune","value":"94.1"}`, `{"command":"volume","value":"40"}`,
-/// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_press","value":"favorite","long":true}`,
+/// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_turn","steps":2,"knob":"volume"}`, `{"command":"sim_press","value":"favorite","long":true}`,
 /// `{"command":"sim_edges","edges":[{"line":"encoder.a","level":0,"after_ns":250000},…]}`,
 /// `{"command":"subscribe"}` (then one status line per change).
 public struct ControlRequest: Codable, Sendable, Equatable {
@@ -12,14 +12,18 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var value: String?
     public var steps: Int?
     public var long: Bool?
+    /// `sim_turn`: which knob, `tuning` (when absent) or `volume`.
+    public var knob: String?
     /// `sim_edges`: raw edges of the simulated knob and buttons, decoded like GPIO edges.
     public var edges: [SignalEdge]?
 
-    public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil, edges: [SignalEdge]? = nil) {
+    public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil, knob: String? = nil,
+                edges: [SignalEdge]? = nil) {
         self.command = command
         self.value = value
         self.steps = steps
         self.long = long
+        self.knob = knob
         self.edges = edges
     }
 

@@ -49,9 +49,13 @@ extension RadioController {
             guard let steps = request.steps, steps != 0, (-10_000...10_000).contains(steps) else {
                 return "sim_turn needs steps: a whole number from -10000 to 10000, not 0"
             }
-            handleNow(.detent(delta: steps), at: now)
+            switch request.knob ?? "tuning" {
+            case "tuning": handleNow(.detent(delta: steps), at: now)
+            case "volume": handleNow(.volumeChange(byPercent: steps * volumeKnobStepPercent), at: now)
+            case let knob: return "sim_turn knob must be tuning or volume, not '\(knob.prefix(40))'"
+            }
         case "sim_press":
-            let buttons = ["play", "pause", "back", "forward", "favorite", "push"]
+            let buttons = ["play", "pause", "back", "forward", "favorite", "push", InputDecoder.volumePushName]
             guard let name = request.value, buttons.contains(name) else {
                 return "sim_press needs a button: " + buttons.joined(separator: ", ")
             }

@@ -238,6 +238,8 @@ public final class RadioController: @unchecked Sendable {
     func currentStatus() -> RadioStatus { makeStatus() }
     func refreshNow() { refresh() }
     func changeVolume(_ value: Int) { setVolume(value) }
+    /// What one detent of the volume knob moves (`sim_turn` of the volume knob; 2 on a radio without one).
+    var volumeKnobStepPercent: Int { (configuration.hardware.volumeKnob ?? InputSettings.VolumeKnob()).stepPercent }
 
     /// An input event at `time`, on the queue.
     func handleNow(_ kind: InputEvent.Kind, at time: UInt64) {
@@ -246,6 +248,8 @@ public final class RadioController: @unchecked Sendable {
             needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
             pace.detent(delta, at: time)
             followNeedle(at: time)
+        case .volumeChange(let percent):
+            carryOut(.changeVolume(byPercent: percent))
         case .button(let name, let action):
             if let intent = RadioIntent.forButton(name, action) { carryOut(intent) }
         }

@@ -35,6 +35,7 @@ public enum RadioIntent: Sendable, Equatable {
         case ("favorite", .click): return .toggleFavorite
         case ("favorite", .long): return .switchBand
         case ("push", .click): return .toggleMute
+        case (InputDecoder.volumePushName, .click): return .toggleMute
         default: return nil
         }
     }

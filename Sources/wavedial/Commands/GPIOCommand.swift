@@ -143,6 +143,8 @@ private struct MonitorOutput {
         switch event.kind {
         case .detent(let delta):
             write(json ? #"{"type":"detent","delta":\#(delta)}"# : "detent \(delta > 0 ? "+" : "")\(delta)")
+        case .volumeChange(let percent):
+            write(json ? #"{"type":"volume","percent":\#(percent)}"# : "volume \(percent > 0 ? "+" : "")\(percent)%")
         case .button(let name, let action):
             write(json ? #"{"type":"button","name":\#(quoted(name)),"action":"\#(action.rawValue)"}"#
                        : "button \(name) \(action.rawValue)")

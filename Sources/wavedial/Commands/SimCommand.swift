@@ -2,14 +2,17 @@ import ArgumentParser
 import Foundation
 import Supervisor
 
-/// `wavedial sim …`: turns the knob and presses buttons of a daemon run with `--simulate`/`--headless`.
+/// `wavedial sim …`: turns the knobs and presses buttons of a daemon run with `--simulate`/`--headless`.
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sim", abstract: "Drive a simulated radio: turn the knob, press buttons.",
-        subcommands: [Turn.self, Press.self, Edges.self])
+        commandName: "sim", abstract: "Drive a simulated radio: turn the knobs, press buttons.",
+        subcommands: [Turn.self, VolumeTurn.self, Press.self, Edges.self])
+
+    /// The buttons `sim press` presses (`volume_push`: the volume knob's push switch).
+    static let buttons = ["play", "pause", "back", "forward", "favorite", "push", "volume_push"]
 
     struct Turn: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn the knob N detents (negative: counter-clockwise).")
+        static let configuration = CommandConfiguration(abstract: "Turn the tuning knob N detents (negative: counter-clockwise).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Detents, e.g. 5 or -3.") var detents: Int
 
@@ -25,15 +28,37 @@ struct SimCommand: ParsableCommand {
         }
     }
 
-    struct Press: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Press a button: play, pause, back, forward, favorite or push.")
+    struct VolumeTurn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "volume-turn",
+            abstract: "Turn the volume knob N detents (negative: counter-clockwise, quieter).",
+            discussion: "Each detent moves the volume by [hardware.volume_encoder] step_percent (2 by default).")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "play, pause, back, forward, favorite or push.") var button: String
+        @Argument(help: "Detents, e.g. 5 or -3.") var detents: Int
+
+        func validate() throws {
+            guard detents != 0, (-10_000...10_000).contains(detents) else {
+                throw ValidationError("detents must be from -10000 to 10000, not 0")
+            }
+        }
+
+        func run() throws {
+            let request = ControlRequest(command: "sim_turn", steps: detents, knob: "volume")
+            if let status = try DaemonConnection(global).send(request).status { print(StatusCommand.describe(status)) }
+        }
+    }
+
+    struct Press: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Press a button: play, pause, back, forward, favorite, push or volume_push.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "play, pause, back, forward, favorite, push (the tuning knob's) or volume_push (the volume knob's).")
+        var button: String
         @Flag(help: "A long press (on favorite: switch between the nearby and the favorites band).") var long = false
 
         func validate() throws {
-            guard ["play", "pause", "back", "forward", "favorite", "push"].contains(button) else {
-                throw ValidationError("unknown button '\(button)' (expected play, pause, back, forward, favorite or push)")
+            guard SimCommand.buttons.contains(button) else {
+                throw ValidationError("unknown button '\(button)' (expected \(SimCommand.buttons.joined(separator: ", ")))")
             }
         }
 
@@ -48,9 +73,11 @@ struct SimCommand: ParsableCommand {
             abstract: "Play raw edges of the knob and buttons through the input decoder, in real time.",
             discussion: """
                 Each line of FILE is one edge: the nanoseconds since the previous edge, the line \
-                (encoder.a, encoder.b, play, pause, back, forward, favorite, push) and its logical level \
+                (encoder.a, encoder.b, play, pause, back, forward, favorite, push; volume_encoder.a, \
+                volume_encoder.b, volume_push when the radio has a volume knob) and its logical level \
                 after the edge (0 or 1), e.g. '250000 encoder.a 0'. Blank lines and lines starting with # \
-                are skipped. The encoder rests with both contacts at 1; a pressed button is at 1. \
+                are skipped. The encoders rest with both contacts at 1; a pressed button is at 1. \
+                Turning the tuning knob while push is at 1 turns the volume (push-and-turn). \
                 Contact bounce, missing Gray-code states and fast spins go through the same decoding as on \
                 the radio.
                 """)
