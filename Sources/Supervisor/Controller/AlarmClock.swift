@@ -4,8 +4,8 @@ import WavedialCore
 /// (``AlarmSchedule``). Owned by the controller's queue.
 ///
 /// Each look covers the time since the last one, so an alarm rings once whatever the tick's pace. The wall
-/// clock may jump: back (an NTP correction, a time zone set), nothing rings until it passes the last look
-/// again; far forward (a radio without a real-time clock setting its time at boot), only alarms within
+/// clock may jump: back (an NTP correction), the looks go on from the corrected time, so alarms ring at their
+/// times on it; far forward (a radio without a real-time clock setting its time at boot), only alarms within
 /// ``catchUpSeconds`` of now ring. An alarm whose time passed while the radio was off does not ring.
 struct AlarmClock {
     /// How far back a jump forward still rings alarms.
@@ -16,7 +16,7 @@ struct AlarmClock {
 
     /// The alarm due in `(last look, now]`, the latest when several are, and remembers `now` as looked at.
     mutating func due(at now: Int64, offset: AlarmSchedule.Offset) -> Alarm? {
-        defer { lastLook = max(lastLook ?? now, now) }
+        defer { lastLook = now }
         guard let last = lastLook, now > last else { return nil }
         let from = max(last, now - Self.catchUpSeconds)
         var due: (ring: Int64, alarm: Alarm)?

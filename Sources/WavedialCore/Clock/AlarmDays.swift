@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 
 /// The days of the week an alarm rings on: `daily`, `weekdays`, `weekends`, a day (`mon`), a list
 /// (`sat,sun`), a range (`mon-fri`; `fri-mon` wraps over the weekend) or a mix (`mon-wed,sat`). Day names are
@@ -27,7 +28,7 @@ public struct AlarmDays: OptionSet, Sendable, Hashable, CustomStringConvertible 
     }
 
     public init(parsing text: String) throws(ParseError) {
-        let bad = ParseError(description: "days are daily, weekdays, weekends, mon-fri, sat,sun or single days (mon, tue, …), not '\(text.prefix(64))'")
+        let bad = ParseError(description: "days are daily, weekdays, weekends, mon-fri, sat,sun or single days (mon, tue, …), not '\(StationText.printable(String(text.prefix(64))))'")
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !typed.isEmpty, typed.utf8.count <= 64 else { throw bad }
         switch typed {

@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 
 /// The time of day an alarm rings, on the local wall clock: `07:00`, `7:05`, `06:30:15` (24-hour; seconds
 /// are optional). Parsed from hostile text: at most 16 characters, each field in range.
@@ -22,7 +23,7 @@ public struct AlarmTime: Sendable, Equatable, Hashable, Comparable, CustomString
 
     /// `HH:MM` or `HH:MM:SS`, 24-hour, one or two digits for the hour.
     public init(parsing text: String) throws(ParseError) {
-        let bad = ParseError(description: "an alarm time is HH:MM (24-hour, e.g. 07:00 or 18:45), not '\(text.prefix(16))'")
+        let bad = ParseError(description: "an alarm time is HH:MM (24-hour, e.g. 07:00 or 18:45), not '\(StationText.printable(String(text.prefix(16))))'")
         let typed = text.trimmingCharacters(in: .whitespaces)
         guard typed.utf8.count <= 16 else { throw bad }
         let fields = typed.split(separator: ":", omittingEmptySubsequences: false)

@@ -1,4 +1,5 @@
 import Foundation
+import PrintableText
 
 /// How long the sleep timer runs, as typed: `90s`, `30m`, `1h`, `1h30m`, `2h5m10s`, or a bare number of minutes
 /// (`45`). Hostile text (a control request, the command line): at most ``maximumTextLength`` characters, each
@@ -17,7 +18,7 @@ public enum SleepDuration {
     /// The seconds `text` means, 1 to ``maximumSeconds``.
     public static func seconds(_ text: String) throws(ParseError) -> Int {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let bad = ParseError(description: "a sleep time is like 90s, 30m, 1h or 1h30m (at most 24h), not '\(text.prefix(maximumTextLength))'")
+        let bad = ParseError(description: "a sleep time is like 90s, 30m, 1h or 1h30m (at most 24h), not '\(StationText.printable(String(text.prefix(maximumTextLength))))'")
         guard !typed.isEmpty, typed.utf8.count <= maximumTextLength else { throw bad }
         if typed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let minutes = Int(typed), minutes >= 1, minutes <= maximumSeconds / 60 else { throw bad }

@@ -8,6 +8,8 @@ extension WavedialDatabase {
     /// Why an alarm was not stored.
     public struct AlarmError: Error, CustomStringConvertible, Equatable {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// Every alarm, by time of day.
