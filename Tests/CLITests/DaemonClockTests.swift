@@ -43,8 +43,10 @@ final class DaemonClockTests: XCTestCase {
     func testSleepFadesThenPauses() throws {
         let radio = try XCTUnwrap(radio)
         try start()
+        let follower = try StatusFollower(binary: radio.cli.binary, environment: radio.cli.environment)
+        defer { follower.stop() }
         radio.tune(Self.live)
-        radio.waitFor("playing") { radio.status()["state"] as? String == "playing" }
+        radio.waitFor("playing") { follower.states.contains("playing") }
         let set = try radio.cli.run("sleep", "2s")
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertTrue(set.stdout.contains("left"), set.stdout)
@@ -65,9 +67,11 @@ final class DaemonClockTests: XCTestCase {
         XCTAssertTrue(add.stdout.contains("Morning FM"), add.stdout)
         try start()
         XCTAssertNotEqual(radio.status()["next_alarm"] as? String, nil, "the alarm is the next: \(radio.status())")
+        // Into the null PCM the player alternates between playing and buffering: follow every state.
+        let follower = try StatusFollower(binary: radio.cli.binary, environment: radio.cli.environment)
+        defer { follower.stop() }
         radio.waitFor("the alarm's station plays", timeout: 25) {
-            let status = radio.status()
-            return status["state"] as? String == "playing" && stationUUID(status) == Self.live
+            stationUUID(radio.status()) == Self.live && follower.states.contains("playing")
         }
         XCTAssertNil(radio.status()["alarm_tone"])
     }
