@@ -53,6 +53,7 @@ final class DaemonClockTests: XCTestCase {
         let remaining = radio.status()["sleep_remaining_s"] as? Int
         XCTAssertNotNil(remaining)
         XCTAssertLessThanOrEqual(remaining ?? 99, 2)
+        XCTAssertTrue(try radio.cli.run("status").stdout.contains("sleep in "), "the status line says so")
         radio.waitFor("paused by the sleep timer", timeout: 10) { radio.status()["state"] as? String == "paused" }
         XCTAssertTrue(radio.status()["sleep_remaining_s"] is NSNull, "null once it has run out: \(radio.status())")
         XCTAssertEqual(try radio.cli.run("sleep").stdout.trimmingCharacters(in: .whitespacesAndNewlines), "sleep timer off")
