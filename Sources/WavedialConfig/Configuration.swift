@@ -20,6 +20,7 @@ public struct Configuration: Sendable, Equatable {
     public var audio = PlayerSettings()
     public var hardware = InputSettings()
     public var daemon = DaemonSettings()
+    public var clock = ClockSettings()
 
     public init() {}
 
@@ -43,6 +44,7 @@ public struct Configuration: Sendable, Equatable {
         configuration.audio = PlayerSettings(file.section("audio"))
         configuration.hardware = InputSettings(file.section("hardware"))
         configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
+        configuration.clock = ClockSettings(sleep: file.section("sleep"), alarm: file.section("alarm"))
         try file.finish()
         return configuration
     }

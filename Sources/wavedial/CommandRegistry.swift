@@ -11,6 +11,8 @@ enum CommandRegistry {
         TuneCommand.self,
         VolumeCommand.self,
         MuteCommand.self,
+        SleepCommand.self,
+        AlarmCommand.self,
         HistoryCommand.self,
         SyncCommand.self,
         StationsCommand.self,

@@ -41,6 +41,7 @@ final class SilentPlayer: RadioPlayer {
     func pause() {}
     func resume() {}
     func stop() {}
+    func soundAlarmTone(_ on: Bool) {}
     func warm(_ stations: [PlayableStation], budgetKbps: Int) {}
     func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Player.Observation { Player.Observation(onCancel: {}) }
     func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Player.Observation { Player.Observation(onCancel: {}) }

@@ -28,6 +28,9 @@ final class AudioLoop {
     private var decoders: [AudioEncoding: AudioDecoder] = [:]
     private var volume = Volume(gain: 0)
     private var sweep = SweepMix(sampleRate: 44100)
+    /// The alarm's tone and its own fades (it starts silent and follows the volume).
+    private var tone = AlarmTone(sampleRate: 44100)
+    private var toneVolume = Volume(gain: 0)
     /// When the device will have played what was written to it, on ``StationSession/now``'s clock: paces the
     /// hiss alone, also on a device that never blocks (ALSA's `null`, the tests' file capture).
     private var playedUntil = 0.0
@@ -102,7 +105,7 @@ final class AudioLoop {
                 if switching { switchTo(command.session) }
             }
             guard let session = current else {
-                if let due = hissAlone(command) {
+                if let due = toneAlone(command) ?? hissAlone(command) {
                     player.waitForCommandChange(from: command, timeout: due)
                     continue
                 }
@@ -461,6 +464,35 @@ final class AudioLoop {
             }
         } catch {
             // A device that fails here fails the programme too, which reports it; the hiss just stops.
+            output.close()
+            return nil
+        }
+        wrote(frames: frames, at: format.sampleRate)
+        return Self.hissLeadSeconds / 2
+    }
+
+    /// Writes the alarm's tone while it sounds (or fades out), keeping the device ``hissLeadSeconds`` ahead like
+    /// the hiss alone. - Returns: the seconds until more is due, nil when no tone sounds.
+    private func toneAlone(_ command: Player.Command) -> Double? {
+        let gain: Float = command.tone ? command.gain : 0
+        guard command.tone || toneVolume.gain > 0, deviceLoss == nil else { return nil }
+        if output.format == nil { try? output.open(format: lastFormat) }
+        guard let format = output.format else { return nil }
+        if toneVolume.target != gain { toneVolume.ramp(to: gain, overFrames: format.frames(seconds: settings.fadeSeconds)) }
+        let now = StationSession.now
+        let held = max(playedUntil - now, Double(output.delayFrames) / Double(format.sampleRate))
+        guard held < Self.hissLeadSeconds / 2 else { return held - Self.hissLeadSeconds / 2 }
+        let frames = min(format.frames(seconds: Self.hissLeadSeconds - held), pcm.count / max(format.channels, 1))
+        guard frames > 0 else { return 0.01 }
+        do {
+            try pcm.withUnsafeMutableBufferPointer { buffer in
+                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames * format.channels])
+                if tone.sampleRate != format.sampleRate { tone = AlarmTone(sampleRate: format.sampleRate) }
+                tone.fill(chunk, channels: format.channels)
+                toneVolume.apply(to: chunk, channels: format.channels)
+                try output.write(UnsafeBufferPointer(chunk))
+            }
+        } catch {
             output.close()
             return nil
         }

@@ -56,6 +56,8 @@ public final class Player: @unchecked Sendable {
     /// The session was started by ``prepare(_:)``: heard only under a sweep until ``play(_:)`` adopts it.
     private var isSpeculative = false
     private var sweep: SweepMix.Setting?
+    /// The alarm's own tone sounds while no station is tuned (``soundAlarmTone(_:)``).
+    private var tone = false
     private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
@@ -132,6 +134,17 @@ public final class Player: @unchecked Sendable {
             guard !isShuttingDown else { return }
             sweep = level.map { SweepMix.Setting(level: $0, noise: noise) }
             if sweep != nil { startAudioThreadIfNeeded() }
+            control.broadcast()
+        }
+    }
+
+    /// Sounds the alarm's tone (beeps made here, no network needed) at the volume, or ends it (faded out).
+    /// Heard only while no station is tuned: stop the player first. Any thread.
+    public func soundAlarmTone(_ on: Bool) {
+        control.withLock {
+            guard !isShuttingDown, tone != on else { return }
+            tone = on
+            if on { startAudioThreadIfNeeded() }
             control.broadcast()
         }
     }
@@ -411,6 +424,8 @@ public final class Player: @unchecked Sendable {
         var gain: Float
         /// The sweep stage's setting; a station tuned ahead is silent without a sweep.
         var sweep: SweepMix.Setting?
+        /// The alarm's tone sounds (while no station is tuned).
+        var tone = false
 
         /// Whether the audio thread is to leave `session` (switch, pause or shut down).
         func leaves(_ session: StationSession) -> Bool { self.session !== session || paused || shuttingDown }
@@ -419,7 +434,7 @@ public final class Player: @unchecked Sendable {
     func currentCommand() -> Command {
         control.withLock {
             Command(session: session, sessionStart: sessionStart, paused: isPaused, shuttingDown: isShuttingDown,
-                    gain: Volume.gain(forLevel: level), sweep: sweepStage)
+                    gain: Volume.gain(forLevel: level), sweep: sweepStage, tone: tone)
         }
     }
 
@@ -433,7 +448,7 @@ public final class Player: @unchecked Sendable {
         control.withLock {
             let deadline = ConditionLock.Deadline.after(seconds: timeout)
             while session === command.session && isPaused == command.paused && isShuttingDown == command.shuttingDown
-                && sweepStage == command.sweep && control.wait(until: deadline) {}
+                && sweepStage == command.sweep && tone == command.tone && control.wait(until: deadline) {}
         }
     }
 

@@ -49,6 +49,10 @@ public struct DisplayViewState: Equatable, Sendable {
     /// While connecting, what is happening ("Resolving host…", "Retrying (HTTP 503)…"): shown under or
     /// instead of "Connecting".
     public var connectingDetail: String?
+    /// The next alarm, shown on the idle clock with a bell (`Wed 07:00`); nil when none is set.
+    public var nextAlarm: String? = nil
+    /// The sleep timer runs: a small mark beside the state.
+    public var sleeping = false
 
     public init(phase: Phase, clock: Date, frequency: Double? = nil, stationName: String = "",
                 nowPlaying: String? = nil, isFavorite: Bool = false, band: Band = .nearby,

@@ -69,6 +69,7 @@ public final class ScreenComposer {
         case .idle:
             screen.writeCentred(clockText(state.clock), row: 0)
             screen.writeCentred(dateText(state.clock, long: false), row: 1)
+            drawClockMarks(state, on: &screen, alarmRow: 0)
             return
         case .tuning:
             screen.write(frequency, row: 0)
@@ -88,6 +89,7 @@ public final class ScreenComposer {
         screen.put(glyph, row: 1, column: 0)
         scroll(words, on: &screen, row: 1, column: 2, width: columns - 4, at: time)
         if state.isFavorite { screen.put(.heart, row: 1, column: columns - 1) }
+        if state.sleeping { screen.put(.sleep, row: 1, column: columns - 2) }
     }
 
     /// The state glyph and the words for the second row of a two-row screen.
@@ -110,6 +112,7 @@ public final class ScreenComposer {
         case .idle:
             screen.writeCentred(clockText(state.clock), row: 1)
             screen.writeCentred(dateText(state.clock, long: columns >= 20), row: 2)
+            drawClockMarks(state, on: &screen, alarmRow: 3)
             return
         case .tuning:
             screen.put(.needle(column: 2), row: 0, column: 0)
@@ -126,6 +129,7 @@ public final class ScreenComposer {
         }
         screen.write(frequency, row: 0, width: columns - 4)
         if state.isFavorite { screen.put(.heart, row: 0, column: columns - 3) }
+        if state.sleeping { screen.put(.sleep, row: 0, column: columns - 2) }
         let (glyph, words) = status(state)
         screen.put(glyph, row: 0, column: columns - 1)
         scroll(state.stationName, on: &screen, row: 1, column: 0, width: columns, at: time)
@@ -152,6 +156,24 @@ public final class ScreenComposer {
     }
 
     // MARK: Pieces
+
+    /// On the idle clock: the next alarm with a bell (two rows: beside the time, which moves left for it; four
+    /// rows: on the bottom row) and the sleep mark in the top right corner.
+    private func drawClockMarks(_ state: DisplayViewState, on screen: inout Screen, alarmRow: Int) {
+        if let alarm = state.nextAlarm, !alarm.isEmpty {
+            var text = romText(alarm)
+            let clock = alarmRow == 0 ? Array(clockText(state.clock)) + [" "] : []
+            // The weekday goes when the row is too short for it.
+            if clock.count + 1 + text.count > columns, let space = text.firstIndex(of: " ") { text = Array(text[(space + 1)...]) }
+            let width = min(clock.count + 1 + text.count, columns)
+            let start = max((columns - width) / 2, 0)
+            screen.write(String(repeating: " ", count: columns), row: alarmRow)
+            screen.write(clock, row: alarmRow, column: start)
+            screen.put(.bell, row: alarmRow, column: start + clock.count)
+            screen.write(text, row: alarmRow, column: start + clock.count + 1, width: max(columns - start - clock.count - 1, 0))
+        }
+        if state.sleeping { screen.put(.sleep, row: 0, column: columns - 1) }
+    }
 
     /// Writes `text` into the field at `row`, `column`, scrolling it when it is wider than `width`.
     private func scroll(_ text: String, on screen: inout Screen, row: Int, column: Int, width: Int, at time: Double) {

@@ -20,9 +20,13 @@ public enum Glyph: Hashable, Sendable {
     case needle(column: Int)
     /// A level bar cell with 1–5 pixel columns filled from the left (5 is a full block).
     case level(columns: Int)
+    /// An alarm is set (a bell), before the next alarm's time on the idle clock.
+    case bell
+    /// The sleep timer runs (a small "z").
+    case sleep
 
     /// Every glyph, for test patterns.
-    public static let all: [Glyph] = [.heart, .play, .pause, .hourglass, .cross, .signal, .note]
+    public static let all: [Glyph] = [.heart, .play, .pause, .hourglass, .cross, .signal, .note, .bell, .sleep]
         + (0...4).map { .needle(column: $0) } + (1...5).map { .level(columns: $0) }
 
     /// Eight rows of five pixels, top first; bit 4 is the leftmost column.
@@ -42,6 +46,8 @@ public enum Glyph: Hashable, Sendable {
             let filled = min(max(columns, 1), 5)
             let row = UInt8(0x1F) & ~(UInt8(0x1F) >> UInt8(filled))
             return Array(repeating: row, count: 7) + [0x00]
+        case .bell: return [0x04, 0x0E, 0x0E, 0x0E, 0x1F, 0x00, 0x04, 0x00]
+        case .sleep: return [0x00, 0x1E, 0x02, 0x04, 0x08, 0x1E, 0x00, 0x00]
         }
     }
 
@@ -57,6 +63,8 @@ public enum Glyph: Hashable, Sendable {
         case .note: return "-"
         case .needle: return "|"
         case .level: return "#"
+        case .bell: return "@"
+        case .sleep: return "z"
         }
     }
 
@@ -72,6 +80,8 @@ public enum Glyph: Hashable, Sendable {
         case .note: return "♪"
         case .needle: return "┼"
         case let .level(columns): return ["▏", "▎", "▌", "▊", "█"][min(max(columns, 1), 5) - 1]
+        case .bell: return "⍾"
+        case .sleep: return "ᶻ"
         }
     }
 }

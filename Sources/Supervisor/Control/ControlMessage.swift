@@ -16,6 +16,8 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var knob: String?
     /// `sim_edges`: raw edges of the simulated knob and buttons, decoded like GPIO edges.
     public var edges: [SignalEdge]?
+    /// `alarm_add`: the alarm (`alarm_remove`/`alarm_enable`/`alarm_disable` name an id in `value`).
+    public var alarm: AlarmRequest?
 
     public init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil, knob: String? = nil,
                 edges: [SignalEdge]? = nil) {
@@ -27,10 +29,17 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         self.edges = edges
     }
 
+    /// A request about the alarms: `alarm_add` with `alarm`, the others with an id in `value`.
+    public init(command: String, value: String? = nil, alarm: AlarmRequest?) {
+        self.init(command: command, value: value)
+        self.alarm = alarm
+    }
+
     /// The commands the daemon understands.
     public static let commands: Set<String> = [
         "status", "subscribe", "play", "pause", "back", "forward", "tune", "volume", "mute", "favorite", "band",
         "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "reload",
+        "sleep", "alarm_add", "alarm_list", "alarm_remove", "alarm_enable", "alarm_disable",
     ]
 }
 
@@ -43,6 +52,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var lines: [String]?
     /// `sync`: what the catalog sync changed.
     public var sync: CatalogSyncSummary?
+    /// `alarm_*`: the alarms after the request.
+    public var alarms: [AlarmListing]?
 
     public init(ok: Bool, error: String? = nil, status: RadioStatus? = nil, lines: [String]? = nil,
                 sync: CatalogSyncSummary? = nil) {

@@ -7,6 +7,7 @@ extension RadioController {
     /// status after it. Runs on the controller's queue; blocks the caller until done.
     public func perform(_ request: ControlRequest) -> ControlResponse {
         queue.sync {
+            if let response = performClock(request) { return response }
             let error = apply(request)
             refreshNow()
             if let error { return .failure(error) }

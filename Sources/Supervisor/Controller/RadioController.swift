@@ -19,14 +19,14 @@ public final class RadioController: @unchecked Sendable {
     public let queue = DispatchQueue(label: "wd-controller")
 
     let database: WavedialDatabase
-    private var configuration: Configuration
-    private let player: RadioPlayer
+    private(set) var configuration: Configuration
+    let player: RadioPlayer
     private let display: (DisplayViewState) -> Void
     private let reportPlay: (Station) -> Void
     /// Whether the radio serves `station` itself (the offline demo band on loopback).
     private let isServedHere: (Station) -> Bool
     private let monotonic: () -> UInt64
-    private let logger: Logger
+    let logger: Logger
 
     private var mode = DialBandKind.nearby
     private var nearby = DialBand(band: .fm, assignments: [:])
@@ -46,16 +46,16 @@ public final class RadioController: @unchecked Sendable {
     private var pace = KnobPace()
     private var history = StationHistory()
     /// The station the knob last rested on (or tuned otherwise): the one that counts as played.
-    private var current: Station?
+    private(set) var current: Station?
     /// The station the player has now, by stationuuid: `current`, or while the knob turns the one tuned
     /// ahead (``RadioPlayer/prepare(_:)``), which plays only once the knob rests on it.
     private var inPlayer: String?
     private var inPlayerIsAhead = false
     /// The sweep level last asked of the player; nil when not sweeping.
     private var sweepLevel: Double?
-    private var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
+    private(set) var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var pausedAt: UInt64?
-    private var saved: ApplianceState
+    var saved: ApplianceState
     /// What the database holds of `saved`: written only when they differ.
     private var stored: ApplianceState
     private var songs = SongHistoryBuffer()
@@ -77,6 +77,8 @@ public final class RadioController: @unchecked Sendable {
     /// ticker follows it, so a radio nobody touches is not woken 50 times a second. Set before `start`.
     public var onTickPace: ((_ fast: Bool) -> Void)?
     private var observations: [Player.Observation] = []
+    /// The sleep timer and the alarms (``RadioController+Clock``).
+    var clock = RadioClock()
 
     /// How long the volume overlay stays after a change.
     static let volumeOverlayNanoseconds: UInt64 = 2_000_000_000
@@ -107,7 +109,9 @@ public final class RadioController: @unchecked Sendable {
     public func start(resume: Bool) {
         queue.sync {
             mode = DialBandKind(rawValue: saved.band) ?? .nearby
-            player.volume = saved.muted ? 0 : Double(saved.volume) / 100
+            startClock()
+            player.volume = playerLevel(at: monotonic())
+            clock.lastLevel = player.volume
             observations.append(player.observe { [weak self] status in
                 guard let controller = self else { return }
                 controller.queue.async { controller.playerChanged(status) }
@@ -182,6 +186,7 @@ public final class RadioController: @unchecked Sendable {
 
     private func tickNow(_ time: UInt64) {
         writeSongs(songs.takeDue(at: time))
+        tickClock(at: time)
         // Events refresh at once; between them only the needle's rest, the clock, the time-shift
         // counter and the volume overlay's timeout move, so a resting radio refreshes 4 times a second.
         // (A fifth of slack: the daemon's resting ticks come every 250 ms, give or take the timer's leeway.)
@@ -215,6 +220,8 @@ public final class RadioController: @unchecked Sendable {
     /// (no history to go back to, no station tuned to favorite, no such favorite, an empty band).
     @discardableResult
     func carryOut(_ intent: RadioIntent) -> Bool {
+        // The listener is awake: a ringing alarm's tone stops (a long press on pause only sets the sleep timer).
+        if intent != .cycleSleepTimer { endAlarm() }
         switch intent {
         case .play: play()
         case .pause: pause()
@@ -227,6 +234,7 @@ public final class RadioController: @unchecked Sendable {
         case .changeVolume(let percent): setVolume(saved.volume + max(min(percent, 100), -100))
         case .stepStation(let steps): return stepStation(by: steps)
         case .favorite(let number): return tuneFavorite(number: number)
+        case .cycleSleepTimer: cycleSleepTimer()
         }
         return true
     }
@@ -294,7 +302,7 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    private func pause() {
+    func pause() {
         guard isActive else { return }
         player.pause()
         pausedAt = monotonic()
@@ -410,11 +418,13 @@ public final class RadioController: @unchecked Sendable {
     private func setVolume(_ value: Int) {
         saved.volume = min(max(value, 0), 100)
         saved.muted = false
+        volumeChangedByListener()
         applyVolume()
     }
 
     private func applyVolume() {
-        player.volume = saved.muted ? 0 : Double(saved.volume) / 100
+        player.volume = playerLevel(at: monotonic())
+        clock.lastLevel = player.volume
         volumeShownUntil = monotonic() &+ Self.volumeOverlayNanoseconds
         persist()
     }
@@ -497,7 +507,7 @@ public final class RadioController: @unchecked Sendable {
 
     /// Saves the appliance state durably when it changed (nothing is read back: the SD card and
     /// the database are left alone while nothing changes).
-    private func persist() {
+    func persist() {
         saved.band = mode.rawValue
         guard saved != stored else { return }
         do {
@@ -575,7 +585,7 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    private func lookup(_ uuid: String) -> Station? {
+    func lookup(_ uuid: String) -> Station? {
         if let station = typedStations[uuid] ?? known[uuid] { return station }
         guard let station = try? database.station(uuid: uuid) else { return nil }
         known[uuid] = station
@@ -623,7 +633,7 @@ public final class RadioController: @unchecked Sendable {
         let band = configuration.dial.band
         var state = needle.isTurning ? "tuning" : Self.name(of: playerStatus.state)
         if current == nil && !needle.isTurning { state = "idle" }
-        return RadioStatus(
+        var status = RadioStatus(
             state: state,
             station: current.map {
                 .init(stationuuid: $0.stationuuid, name: $0.name,
@@ -638,6 +648,8 @@ public final class RadioController: @unchecked Sendable {
             needleMHz: band.megahertz(needle.kHz),
             connectingDetail: state == "connecting" ? playerStatus.connectionStage?.description : nil,
             errorDetail: failure == nil ? nil : failureDetail)
+        addClock(to: &status)
+        return status
     }
 
     /// The player's failure detail for `error_detail`: it may name a station's host or curl's words about
@@ -706,7 +718,7 @@ public final class RadioController: @unchecked Sendable {
             }
         }
         let span = Double(band.endKHz - band.startKHz)
-        return DisplayViewState(
+        var state = DisplayViewState(
             phase: phase, clock: Date(), frequency: frequency, stationName: name,
             nowPlaying: needle.isTurning ? nil : playerStatus.title,
             isFavorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
@@ -715,5 +727,7 @@ public final class RadioController: @unchecked Sendable {
             bandEdges: band.megahertz(band.startKHz)...band.megahertz(band.endKHz),
             volume: time < volumeShownUntil ? (saved.muted ? 0 : saved.volume) : nil,
             connectingDetail: phase == .connecting ? playerStatus.connectionStage?.description : nil)
+        addClock(to: &state, at: time)
+        return state
     }
 }

@@ -24,6 +24,8 @@ public enum RadioIntent: Sendable, Equatable {
     case stepStation(by: Int)
     /// The `number`th favorite (from 1, in the order of `wavedial fav list`).
     case favorite(number: Int)
+    /// The sleep timer's next step: off → 15 → 30 → 60 minutes → off (``SleepTimer/cycleMinutes``).
+    case cycleSleepTimer
 
     /// The device's buttons: what a button's action asks, or nil when it asks nothing.
     public static func forButton(_ name: String, _ action: ButtonAction) -> RadioIntent? {
@@ -36,6 +38,7 @@ public enum RadioIntent: Sendable, Equatable {
         case ("favorite", .long): return .switchBand
         case ("push", .click): return .toggleMute
         case (InputDecoder.volumePushName, .click): return .toggleMute
+        case ("pause", .long): return .cycleSleepTimer
         default: return nil
         }
     }

@@ -13,6 +13,9 @@ public protocol RadioPlayer: AnyObject {
     func pause()
     func resume()
     func stop()
+    /// Sounds the alarm's own tone, made without any network, while no station is tuned; false ends it
+    /// (``Player/soundAlarmTone(_:)``).
+    func soundAlarmTone(_ on: Bool)
     /// Keeps `stations` connected and buffering (``Audio/Player/warm(_:budgetKbps:)``), replacing the set before.
     func warm(_ stations: [PlayableStation], budgetKbps: Int)
     /// 0...1, ramped by the player.

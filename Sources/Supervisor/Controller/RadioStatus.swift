@@ -34,11 +34,20 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     /// With a playback `error`: what exactly failed ("HTTP 404 Not Found", "no such host: x.invalid"),
     /// without control characters, at most 200 characters; absent otherwise.
     public var errorDetail: String?
+    /// Seconds until the sleep timer pauses the radio; null when it is off.
+    public var sleepRemainingS = NullWhenAbsent<Int>(nil)
+    /// When the next alarm rings, local ISO 8601 with the offset (`2026-11-25T07:00:00+01:00`); null when none.
+    public var nextAlarm = NullWhenAbsent<String>(nil)
+    /// The alarm's own tone sounds (its station could not be played); absent otherwise.
+    public var alarmTone: Bool?
 
     enum CodingKeys: String, CodingKey {
         case state, station, title, volume, muted, favorite, error, band
         case needleMHz = "needle_mhz"
         case connectingDetail = "connecting_detail"
         case errorDetail = "error_detail"
+        case sleepRemainingS = "sleep_remaining_s"
+        case nextAlarm = "next_alarm"
+        case alarmTone = "alarm_tone"
     }
 }

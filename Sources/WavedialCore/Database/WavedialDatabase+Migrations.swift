@@ -169,6 +169,21 @@ extension WavedialDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v5-clock-alarms") { db in
+            try db.execute(sql: """
+                -- Alarms: a wall-clock time, its days (bit 0 Sunday) and the station to play (none: the last one).
+                CREATE TABLE alarm (
+                    id INTEGER PRIMARY KEY,
+                    hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+                    minute INTEGER NOT NULL CHECK (minute BETWEEN 0 AND 59),
+                    second INTEGER NOT NULL DEFAULT 0 CHECK (second BETWEEN 0 AND 59),
+                    days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 127),
+                    stationuuid TEXT,
+                    station_name TEXT,
+                    enabled BOOLEAN NOT NULL DEFAULT 1
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -3,6 +3,7 @@ import Audio
 import Foundation
 import PrintableText
 import Supervisor
+import WavedialCore
 
 /// `wavedial status`: what the radio is doing.
 struct StatusCommand: ParsableCommand {
@@ -53,6 +54,8 @@ struct StatusCommand: ParsableCommand {
         if status.favorite { parts.append("♥ favorite") }
         parts.append(status.muted ? "muted" : "volume \(status.volume)")
         if status.band == "favorites" { parts.append("favorites band") }
+        if let sleep = status.sleepRemainingS.value { parts.append("sleep in \(SleepDuration.text(sleep))") }
+        if status.alarmTone == true { parts.append("alarm beeping") }
         if let detail = status.connectingDetail { parts.append(detail) }
         if let error = status.error { parts.append("error: \(error)" + (status.errorDetail.map { " (\($0))" } ?? "")) }
         return StationText.printable(parts.joined(separator: " · "))

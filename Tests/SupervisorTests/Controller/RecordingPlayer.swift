@@ -69,6 +69,10 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
         report(PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil))
     }
 
+    func soundAlarmTone(_ on: Bool) {
+        lock.withLock { calls.append(on ? "tone" : "tone off") }
+    }
+
     func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Player.Observation {
         let id = UUID()
         lock.withLock { handlers[id] = handler }

@@ -1,0 +1,221 @@
+import Audio
+import Display
+import Foundation
+import WavedialCore
+
+/// The clock radio: the sleep timer (`wavedial sleep`, a long press on pause) and the alarms. All on the
+/// controller's queue.
+extension RadioController {
+    // MARK: Life cycle
+
+    /// Reads the alarms and starts looking at the wall clock from now (an alarm missed while the radio was off
+    /// does not ring late).
+    func startClock() {
+        reloadAlarms()
+        _ = clock.alarms.due(at: clock.wallClock(), offset: clock.utcOffset)
+    }
+
+    func reloadAlarms() {
+        do {
+            clock.alarms.alarms = try database.alarms()
+        } catch {
+            logger.error("alarms not read", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Each tick: the sleep timer's fade and end, alarms coming due, an alarm's station that does not start.
+    func tickClock(at now: UInt64) {
+        if clock.sleep.isDue(at: now) {
+            clock.sleep.set(seconds: 0, at: now)
+            logger.info("sleep timer ended: pausing")
+            endAlarm()
+            pause()
+        }
+        if let alarm = clock.alarms.due(at: clock.wallClock(), offset: clock.utcOffset) { ring(alarm, at: now) }
+        switch clock.ringing {
+        case .station(let since):
+            if case .playing = playerStatus.state {
+                clock.ringing = nil
+            } else if case .failed(let failure, let willRetry) = playerStatus.state, !willRetry || failure.code == .noNetwork {
+                soundTone(at: now, because: "\(failure.code)")
+            } else if now &- since >= UInt64(configuration.clock.alarmStationTimeoutSeconds) * 1_000_000_000 {
+                soundTone(at: now, because: "not heard within \(configuration.clock.alarmStationTimeoutSeconds) s")
+            }
+        case .tone(let since):
+            if now &- since >= UInt64(configuration.clock.alarmToneMinutes) * 60_000_000_000 { endAlarm() }
+        case nil:
+            break
+        }
+        if let since = clock.fadeInSince, now &- since >= UInt64(configuration.clock.alarmFadeInSeconds) * 1_000_000_000 {
+            clock.fadeInSince = nil
+        }
+        applyClockLevel(at: now)
+    }
+
+    // MARK: Volume
+
+    /// The volume the player gets: the saved one (0 muted), times the sleep timer's fade and the alarm's fade-in.
+    func playerLevel(at now: UInt64) -> Double {
+        guard !saved.muted else { return 0 }
+        var level = Double(saved.volume) / 100 * clock.sleep.level(at: now, fadeSeconds: configuration.clock.sleepFadeSeconds)
+        if let since = clock.fadeInSince {
+            let fade = Double(max(configuration.clock.alarmFadeInSeconds, 1)) * 1e9
+            let progress = min(Double(now &- since) / fade, 1)
+            level *= RadioClock.fadeInStartLevel + (1 - RadioClock.fadeInStartLevel) * progress
+        }
+        return level
+    }
+
+    func applyClockLevel(at now: UInt64) {
+        let level = playerLevel(at: now)
+        guard level != clock.lastLevel else { return }
+        clock.lastLevel = level
+        player.volume = level
+    }
+
+    /// The listener set the volume: an alarm's fade-in leaves it as it is.
+    func volumeChangedByListener() {
+        clock.fadeInSince = nil
+        clock.lastLevel = nil
+    }
+
+    // MARK: The sleep timer
+
+    /// Sets the sleep timer to `seconds` from now; 0 turns it off.
+    func setSleepTimer(seconds: Int) {
+        let now = currentTime()
+        clock.sleep.set(seconds: seconds, at: now)
+        logger.info("sleep timer", metadata: ["seconds": "\(seconds)"])
+        clock.lastLevel = nil
+        applyClockLevel(at: now)
+    }
+
+    /// The long press: the sleep timer's next step (``SleepTimer/cycle(at:)``).
+    func cycleSleepTimer() {
+        let now = currentTime()
+        let seconds = clock.sleep.cycle(at: now)
+        logger.info("sleep timer", metadata: ["seconds": "\(seconds)"])
+        clock.lastLevel = nil
+        applyClockLevel(at: now)
+    }
+
+    var sleepRemainingSeconds: Int? { clock.sleep.remainingSeconds(at: currentTime()) }
+
+    // MARK: Alarms
+
+    /// The alarm goes off: its station (else the one that played last) fades in; with none to play, the tone.
+    private func ring(_ alarm: Alarm, at now: UInt64) {
+        logger.notice("alarm", metadata: ["alarm.id": "\(alarm.id ?? 0)", "alarm.time": "\(alarm.time)"])
+        endAlarm()
+        clock.sleep.set(seconds: 0, at: now)
+        // An alarm must sound: unmuted, and not at a volume too low to hear.
+        saved.muted = false
+        saved.volume = max(saved.volume, RadioClock.lowestAlarmVolume)
+        persist()
+        clock.fadeInSince = now
+        clock.lastLevel = nil
+        let station = alarm.stationuuid.flatMap(lookup) ?? current ?? saved.lastStation.flatMap(lookup)
+        guard let station else {
+            soundTone(at: now, because: "no station to play")
+            return
+        }
+        if station.stationuuid == current?.stationuuid, case .playing = playerStatus.state { return }
+        tuneStation(station)
+        clock.ringing = .station(since: now)
+    }
+
+    private func soundTone(at now: UInt64, because reason: String) {
+        logger.notice("alarm: the tone instead of the station", metadata: ["reason": "\(reason)"])
+        player.stop()
+        player.soundAlarmTone(true)
+        clock.ringing = .tone(since: now)
+    }
+
+    /// Ends a ringing alarm: the tone stops (the station, once heard, plays on).
+    func endAlarm() {
+        if case .tone = clock.ringing { player.soundAlarmTone(false) }
+        clock.ringing = nil
+    }
+
+    var isToneSounding: Bool {
+        if case .tone = clock.ringing { return true }
+        return false
+    }
+
+    /// The next alarm: when (Unix seconds) and which.
+    var nextAlarm: (ring: Int64, alarm: Alarm)? { clock.alarms.next(after: clock.wallClock(), offset: clock.utcOffset) }
+
+    /// The next alarm for the idle clock: `Wed 07:00`.
+    var nextAlarmText: String? {
+        guard let next = nextAlarm else { return nil }
+        let weekday = AlarmSchedule.localDay(of: next.ring, offset: clock.utcOffset).weekday
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let time = next.alarm.time
+        return names[weekday] + " " + (AlarmTime(hour: time.hour, minute: time.minute)?.description ?? "")
+    }
+
+    // MARK: Control requests
+
+    /// `sleep` and `alarm_*`; nil for any other command.
+    func performClock(_ request: ControlRequest) -> ControlResponse? {
+        switch request.command {
+        case "sleep":
+            if let value = request.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+                if value.lowercased() == "off" {
+                    setSleepTimer(seconds: 0)
+                } else {
+                    do {
+                        setSleepTimer(seconds: try SleepDuration.seconds(value))
+                    } catch {
+                        return .failure("\(error)")
+                    }
+                }
+            }
+        case "alarm_list":
+            break
+        case "alarm_add":
+            guard let request = request.alarm else { return .failure("alarm_add needs an alarm: time, days, stationuuid") }
+            do {
+                _ = try database.addAlarm(try request.alarm())
+            } catch {
+                return .failure("\(error)")
+            }
+        case "alarm_remove", "alarm_enable", "alarm_disable":
+            guard let text = request.value, text.utf8.count <= 20, let id = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+                return .failure("\(request.command) needs an alarm's id (see 'wavedial alarm list')")
+            }
+            do {
+                let found = request.command == "alarm_remove"
+                    ? try database.removeAlarm(id) : try database.setAlarm(id, enabled: request.command == "alarm_enable")
+                guard found else { return .failure("no alarm \(id)") }
+            } catch {
+                return .failure("alarms not saved: \(error)")
+            }
+        default:
+            return nil
+        }
+        if request.command.hasPrefix("alarm_") { reloadAlarms() }
+        refreshNow()
+        let now = clock.wallClock()
+        var response = ControlResponse(ok: true, status: currentStatus())
+        if request.command.hasPrefix("alarm_") {
+            response.alarms = clock.alarms.alarms.map { AlarmListing($0, now: now, offset: clock.utcOffset) }
+        }
+        return response
+    }
+}
+
+extension RadioController {
+    /// The clock radio's part of the status.
+    func addClock(to status: inout RadioStatus) {
+        status.sleepRemainingS = NullWhenAbsent(sleepRemainingSeconds)
+        status.nextAlarm = NullWhenAbsent(nextAlarm.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) })
+        status.alarmTone = isToneSounding ? true : nil
+    }
+
+    /// The clock radio's part of the screen: the sleep mark, and the next alarm on the idle clock.
+    func addClock(to state: inout DisplayViewState, at time: UInt64) {
+        state.sleeping = clock.sleep.isOn
+        if case .idle = state.phase { state.nextAlarm = nextAlarmText }
+    }
+}
