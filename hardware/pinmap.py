@@ -29,7 +29,7 @@ DIRECTIONS = {"input", "output", "i2c", "power", "ground"}
 BIASES = {"pull-up", "fixed pull-up", "none", "-"}
 I2C_PINS = {2, 3}
 I2S_PINS = {18, 19, 20, 21}
-COLORS = {"encoder": "#1f77b4", "buttons": "#2ca02c", "lcd_i2c": "#9467bd",
+COLORS = {"encoder": "#1f77b4", "buttons": "#2ca02c", "ir": "#ff7f0e", "lcd_i2c": "#9467bd",
           "lcd_gpio": "#8c564b", "dac": "#d62728"}
 
 
@@ -77,7 +77,9 @@ def problems(parts):
                 found.append(f"{label}: inputs that switch to ground need bias pull-up")
         if gpio is not None:
             gpio_users.setdefault(gpio, []).append(label)
-        pin_users.setdefault(pin, []).append(label)
+        # A supply or ground pin may feed several parts (the wires daisy-chained or joined).
+        if direction not in ("power", "ground"):
+            pin_users.setdefault(pin, []).append(label)
     for gpio, users in sorted(gpio_users.items()):
         if len(users) > 1:
             found.append(f"GPIO{gpio} is used twice: {', '.join(users)}")
@@ -124,7 +126,9 @@ def wiring_md(parts, text):
 
 def svg(parts):
     """The header seen from above (pin 1 top left), each used pin coloured by part and labelled."""
-    used = {s["pin"]: (part_name, name, s) for part_name, name, s in signals(parts)}
+    used = {}
+    for part_name, name, s in signals(parts):
+        used.setdefault(s["pin"], (part_name, name, s))  # a shared supply pin is labelled by its first part
     titles = {name: part["title"] for name, part in parts.items()}
     pitch, top, cx_odd, cx_even = 22, 70, 640, 662
     width, height = 1302, top + 20 * pitch + 40 + 22 * len(parts)
@@ -192,6 +196,11 @@ dtoverlay=hifiberry-dac
 #   IQaudio / Raspberry Pi DAC Pro ............................... rpi-dacpro
 #   Google AIY, MAX98357A amplifier boards ....................... max98357a
 # A USB sound card needs no overlay: keep dtparam=audio=off and set its ALSA device.
+
+# The IR remote's receiver on GPIO{parts["ir"]["signals"]["out"]["gpio"]} (header pin {parts["ir"]["signals"]["out"]["pin"]}): the kernel decodes it (rc-core) into an input
+# device named gpio_ir_recv, which wavediald reads with [ir] enabled = true. Load the remote's
+# keymap with ir-keytable (hardware/REMOTE.md).
+dtoverlay=gpio-ir,gpio_pin={parts["ir"]["signals"]["out"]["gpio"]},gpio_pull=up
 
 # Not for Wavedial as it is: the kernel's own encoder and key drivers. wavediald reads the
 # encoder (GPIO{enc["a"]["gpio"]}/{enc["b"]["gpio"]}/{enc["push"]["gpio"]}) and the buttons (GPIO {keys}) through libgpiod,

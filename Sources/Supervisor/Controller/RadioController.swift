@@ -19,7 +19,7 @@ public final class RadioController: @unchecked Sendable {
     public let queue = DispatchQueue(label: "wd-controller")
 
     let database: WavedialDatabase
-    private var configuration: Configuration
+    private(set) var configuration: Configuration
     private let player: RadioPlayer
     private let display: (DisplayViewState) -> Void
     private let reportPlay: (Station) -> Void
