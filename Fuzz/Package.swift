@@ -14,6 +14,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     // Text from outside: an imported favorites file, a DNS answer, names for the LCD and the dial, a search.
     ("fuzz-favorites-file", "WavedialCore"), ("fuzz-srv-record", "RadioBrowser"), ("fuzz-rom-transliterator", "Display"),
     ("fuzz-stated-frequency", "WavedialCore"), ("fuzz-search", "WavedialCore"),
+    // The IR receiver's input device (evdev records) through the remote's key map to the radio's intents.
+    ("fuzz-evdev", "Supervisor"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

@@ -149,7 +149,7 @@ sed "s|/usr/bin/wavediald|$prefix/bin/wavediald|" "$here/wavediald.service" | pu
 put "$here/wavedial.rules" "$lib_dir/udev/rules.d/60-wavedial.rules" 0644
 put "$here/wavedial-modules.conf" "$lib_dir/modules-load.d/wavedial.conf" 0644
 put "$here/wavedial.example.toml" "$prefix/share/doc/wavedial/wavedial.example.toml" 0644
-for doc in WIRING.md BOM.md pinmap.toml wiring.svg config.txt; do
+for doc in WIRING.md BOM.md REMOTE.md pinmap.toml wiring.svg config.txt rc_keymaps/wavedial_car_mp3.toml; do
   put "$repo/hardware/$doc" "$prefix/share/doc/wavedial/hardware/$doc" 0644
 done
 # The configuration: installed once, then the administrator's.
