@@ -73,10 +73,10 @@ final class DaemonIRTests: XCTestCase {
         try radio.startDaemon()
         // The guest is emulated on one CPU: wait generously.
         radio.waitFor("Remote offline while there is no receiver", timeout: 90) { radio.error == "Remote offline" }
-        radio.tune(Self.stations[0].uuid)
         let keys = ["KEY_VOLUMEUP", "KEY_VOLUMEDOWN", "KEY_MUTE", "KEY_NEXT", "KEY_CHANNELUP"].compactMap { KeyCode(name: $0) }
         let device = try UInputDevice(name: name, keys: keys)
         radio.waitFor("the receiver opened, the notice cleared", timeout: 90) { radio.error == nil }
+        radio.tune(Self.stations[0].uuid)
         let start = try XCTUnwrap(volume(radio))
         let key = KeyCode(name: start <= 50 ? "KEY_VOLUMEUP" : "KEY_VOLUMEDOWN")!
         let sign = start <= 50 ? 1 : -1
@@ -93,11 +93,13 @@ final class DaemonIRTests: XCTestCase {
         XCTAssertEqual(stationID(radio), next, "a held KEY_NEXT stepped one station, not six")
         XCTAssertEqual(volume(radio), start + sign * 8, "mute keeps the volume")
 
-        // The receiver goes away (its driver unbound) and comes back.
+        // The receiver goes away (its driver unbound) and comes back. The station's failure is the status's
+        // error now (it outranks a device's), so the daemon's log tells when the reader lost and found it.
+        func log() -> String { radio.daemon?.log ?? "" }
         device.destroy()
-        radio.waitFor("Remote offline again", timeout: 30) { radio.error == "Remote offline" }
+        radio.waitFor("the receiver's loss noticed", timeout: 30) { log().contains("the input device went away") }
         let again = try UInputDevice(name: name, keys: keys)
-        radio.waitFor("the receiver opened again", timeout: 90) { radio.error == nil }
+        radio.waitFor("the receiver opened again", timeout: 90) { log().components(separatedBy: "reading the IR remote").count == 3 }
         try again.press(key)
         radio.waitFor("a key works again") { volume(radio) == start + sign * 10 }
         radio.assertAlive()

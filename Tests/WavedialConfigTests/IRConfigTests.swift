@@ -1,6 +1,7 @@
 import Hardware
 import WavedialConfig
 import WavedialCore
+import WavedialTestSupport
 import XCTest
 
 /// `[ir]` and `[ir.keys]`: the remote off by default, its keys mapped to actions over the defaults, and a bad
@@ -83,5 +84,20 @@ final class IRConfigTests: XCTestCase {
         XCTAssertEqual(problems("[ir]\nenabled = \"yes\"").map(\.key), ["ir.enabled"])
         XCTAssertEqual(problems("[ir]\nkeys = 1").map(\.key), ["ir.keys"])
         XCTAssertEqual(problems("[ir]\nmystery = 1").map(\.key), ["ir.mystery"])
+    }
+
+    /// The keymap in hardware/rc_keymaps names keys the kernel knows, and each does something by default.
+    func testTheShippedKeymapsKeysAllHaveDefaultActions() throws {
+        let path = ProjectPaths.root.appendingPathComponent("hardware/rc_keymaps/wavedial_car_mp3.toml")
+        let text = try String(contentsOf: path, encoding: .utf8)
+        let names = text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("0x"), let open = line.firstIndex(of: "\""), let close = line[line.index(after: open)...].firstIndex(of: "\"")
+            else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+        XCTAssertEqual(names.count, 21, "the remote's 21 keys")
+        for name in names {
+            XCTAssertNotNil(KeyCode(name: name).flatMap { IRSettings.defaultKeys[$0] }, name)
+        }
     }
 }
