@@ -126,9 +126,12 @@ def wiring_md(parts, text):
 
 def svg(parts):
     """The header seen from above (pin 1 top left), each used pin coloured by part and labelled."""
-    used = {}
+    used, also = {}, {}
     for part_name, name, s in signals(parts):
-        used.setdefault(s["pin"], (part_name, name, s))  # a shared supply pin is labelled by its first part
+        if s["pin"] in used:  # a shared supply pin: labelled by its first part, the others named after it
+            also.setdefault(s["pin"], []).append(f"{part_name}.{name}")
+        else:
+            used[s["pin"]] = (part_name, name, s)
     titles = {name: part["title"] for name, part in parts.items()}
     pitch, top, cx_odd, cx_even = 22, 70, 640, 662
     width, height = 1302, top + 20 * pitch + 40 + 22 * len(parts)
@@ -154,8 +157,9 @@ def svg(parts):
         weight = "normal"
         if pin in used:
             part_name, name, s = used[pin]
-            label = (f"{s['to']} \u2190 {part_name}.{name} \u2014 {function}" if odd
-                     else f"{function} \u2014 {part_name}.{name} \u2192 {s['to']}")
+            user = " + ".join([f"{part_name}.{name}"] + also.get(pin, []))
+            label = (f"{s['to']} \u2190 {user} \u2014 {function}" if odd
+                     else f"{function} \u2014 {user} \u2192 {s['to']}")
             weight = "bold"
             out.append(f'<line x1="{lx}" y1="{y}" x2="{tx + (4 if odd else -4)}" y2="{y}" '
                        f'stroke="{COLORS[part_name]}" stroke-width="3"/>')
