@@ -46,6 +46,7 @@ let package = Package(
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
         .systemLibrary(name: "CThreadName"),
+        .systemLibrary(name: "CEvdev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
         .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv"], swiftSettings: swift5),
@@ -74,7 +75,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", "CI2CDev", "Threads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", "CEvdev", "Threads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .target(
             name: "Display",
@@ -114,7 +115,7 @@ let package = Package(
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
-            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CCurl"],
+            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CCurl", "CEvdev"],
             swiftSettings: swift5),
 
         // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.

@@ -16,6 +16,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-stated-frequency", "WavedialCore"), ("fuzz-search", "WavedialCore"),
     // The clock radio's sleep times, alarm times and days.
     ("fuzz-clock", "WavedialCore"),
+    // The IR receiver's input device (evdev records) through the remote's key map to the radio's intents.
+    ("fuzz-evdev", "Supervisor"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

@@ -13,7 +13,7 @@
 #                  no raspi-config, no systemctl (for tests and for staging a package)
 #   --files-only   only the files (no users, packages, I2C or service): how build-deb.sh stages
 #   --no-start     everything, but do not enable and start the service
-# What it does: runtime packages (apt), the wavedial user and the gpio/i2c/audio groups,
+# What it does: runtime packages (apt), the wavedial user and the gpio/i2c/audio/input groups,
 # binaries, systemd unit, udev rules, config, shell completion, man pages, I2C on,
 # service enabled and started. deploy/uninstall.sh undoes it.
 set -euo pipefail
@@ -111,19 +111,19 @@ if [ $files_only -eq 0 ]; then
   [ -n "$root" ] && account_options=(--prefix "$root")
   has_group() { if [ -n "$root" ]; then grep -q "^$1:" "$root/etc/group"; else getent group "$1" >/dev/null; fi; }
   has_user() { if [ -n "$root" ]; then grep -q "^$1:" "$root/etc/passwd"; else getent passwd "$1" >/dev/null; fi; }
-  for group in wavedial gpio i2c audio; do
+  for group in wavedial gpio i2c audio input; do
     if ! has_group "$group"; then
       groupadd --system "${account_options[@]}" "$group"
       say "created group $group"
     fi
   done
   if ! has_user wavedial; then
-    useradd --system "${account_options[@]}" --gid wavedial --groups gpio,i2c,audio \
+    useradd --system "${account_options[@]}" --gid wavedial --groups gpio,i2c,audio,input \
       --home-dir /var/lib/wavedial --no-create-home --shell /usr/sbin/nologin \
       --comment "Wavedial radio" wavedial
     say "created user wavedial"
   else
-    usermod "${account_options[@]}" --append --groups gpio,i2c,audio wavedial
+    usermod "${account_options[@]}" --append --groups gpio,i2c,audio,input wavedial
   fi
   # The database directory, as the service keeps it (StateDirectoryMode=), so that the
   # CLI of a member of group wavedial can use the database before the daemon first ran.
@@ -149,7 +149,7 @@ sed "s|/usr/bin/wavediald|$prefix/bin/wavediald|" "$here/wavediald.service" | pu
 put "$here/wavedial.rules" "$lib_dir/udev/rules.d/60-wavedial.rules" 0644
 put "$here/wavedial-modules.conf" "$lib_dir/modules-load.d/wavedial.conf" 0644
 put "$here/wavedial.example.toml" "$prefix/share/doc/wavedial/wavedial.example.toml" 0644
-for doc in WIRING.md BOM.md pinmap.toml wiring.svg config.txt; do
+for doc in WIRING.md BOM.md REMOTE.md pinmap.toml wiring.svg config.txt rc_keymaps/wavedial_car_mp3.toml; do
   put "$repo/hardware/$doc" "$prefix/share/doc/wavedial/hardware/$doc" 0644
 done
 # The configuration: installed once, then the administrator's.

@@ -29,7 +29,7 @@ DIRECTIONS = {"input", "output", "i2c", "power", "ground"}
 BIASES = {"pull-up", "fixed pull-up", "none", "-"}
 I2C_PINS = {2, 3}
 I2S_PINS = {18, 19, 20, 21}
-COLORS = {"encoder": "#1f77b4", "volume_encoder": "#17becf", "buttons": "#2ca02c", "lcd_i2c": "#9467bd",
+COLORS = {"encoder": "#1f77b4", "volume_encoder": "#17becf", "buttons": "#2ca02c", "ir": "#ff7f0e", "lcd_i2c": "#9467bd",
           "lcd_gpio": "#8c564b", "dac": "#d62728"}
 
 
@@ -77,7 +77,9 @@ def problems(parts):
                 found.append(f"{label}: inputs that switch to ground need bias pull-up")
         if gpio is not None:
             gpio_users.setdefault(gpio, []).append(label)
-        pin_users.setdefault(pin, []).append(label)
+        # A supply or ground pin may feed several parts (the wires daisy-chained or joined).
+        if direction not in ("power", "ground"):
+            pin_users.setdefault(pin, []).append(label)
     for gpio, users in sorted(gpio_users.items()):
         if len(users) > 1:
             found.append(f"GPIO{gpio} is used twice: {', '.join(users)}")
@@ -124,7 +126,12 @@ def wiring_md(parts, text):
 
 def svg(parts):
     """The header seen from above (pin 1 top left), each used pin coloured by part and labelled."""
-    used = {s["pin"]: (part_name, name, s) for part_name, name, s in signals(parts)}
+    used, also = {}, {}
+    for part_name, name, s in signals(parts):
+        if s["pin"] in used:  # a shared supply pin: labelled by its first part, the others named after it
+            also.setdefault(s["pin"], []).append(f"{part_name}.{name}")
+        else:
+            used[s["pin"]] = (part_name, name, s)
     titles = {name: part["title"] for name, part in parts.items()}
     pitch, top, cx_odd, cx_even = 22, 70, 640, 662
     width, height = 1302, top + 20 * pitch + 40 + 22 * len(parts)
@@ -150,8 +157,9 @@ def svg(parts):
         weight = "normal"
         if pin in used:
             part_name, name, s = used[pin]
-            label = (f"{s['to']} \u2190 {part_name}.{name} \u2014 {function}" if odd
-                     else f"{function} \u2014 {part_name}.{name} \u2192 {s['to']}")
+            user = " + ".join([f"{part_name}.{name}"] + also.get(pin, []))
+            label = (f"{s['to']} \u2190 {user} \u2014 {function}" if odd
+                     else f"{function} \u2014 {user} \u2192 {s['to']}")
             weight = "bold"
             out.append(f'<line x1="{lx}" y1="{y}" x2="{tx + (4 if odd else -4)}" y2="{y}" '
                        f'stroke="{COLORS[part_name]}" stroke-width="3"/>')
@@ -196,6 +204,11 @@ dtoverlay=hifiberry-dac
 
 # The volume knob (GPIO{vol["a"]["gpio"]}/{vol["b"]["gpio"]}/{vol["push"]["gpio"]}, [hardware.volume_encoder]) sits on SPI0's pins: leave
 # SPI off (no dtparam=spi=on).
+
+# The IR remote's receiver on GPIO{parts["ir"]["signals"]["out"]["gpio"]} (header pin {parts["ir"]["signals"]["out"]["pin"]}): the kernel decodes it (rc-core) into an input
+# device named gpio_ir_recv, which wavediald reads with [ir] enabled = true. Load the remote's
+# keymap with ir-keytable (hardware/REMOTE.md).
+dtoverlay=gpio-ir,gpio_pin={parts["ir"]["signals"]["out"]["gpio"]},gpio_pull=up
 
 # Not for Wavedial as it is: the kernel's own encoder and key drivers. wavediald reads the
 # encoder (GPIO{enc["a"]["gpio"]}/{enc["b"]["gpio"]}/{enc["push"]["gpio"]}) and the buttons (GPIO {keys}) through libgpiod,

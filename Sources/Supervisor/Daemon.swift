@@ -103,6 +103,7 @@ public final class Daemon {
         if !demo { catalog.start() }
         let input = startInput(controller)
         let simulatedInput = startSimulatedInput(controller)
+        let remote = startRemote(controller)
         ticker.resume()
 
         let server = ControlServer(
@@ -145,6 +146,7 @@ public final class Daemon {
         ended("wd-sync", catalog.stop(waitingUpTo: 10))
         ended("wd-control", server.stop(waitingUpTo: 3))
         ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
+        ended("wd-ir-supervisor", remote?.stop(waitingUpTo: 2) ?? true)
         simulatedInput?.reader.stop()  // wakes its simulated lines: returns as soon as wd-gpio has ended
         ended("wd-watchdog", watchdog.map { Self.cancelAndWait($0, timeout: 2) } ?? true)
         ended("ticker", Self.cancelAndWait(ticker, timeout: 1))
@@ -227,6 +229,19 @@ public final class Daemon {
             onEvent: { controller.handle($0) }, onProblem: { controller.setNotice($0, from: "input") })
         input.start()
         return input
+    }
+
+    /// The IR remote, when `[ir] enabled` (``IRService``: the receiver opened again with back-off while it is
+    /// missing), in the simulator too: its receiver is a real input device. Its keys become intents.
+    private func startRemote(_ controller: RadioController) -> IRService? {
+        guard configuration.ir.isEnabled else { return nil }
+        let step = configuration.ir.volumeStepPercent
+        let remote = IRService(
+            settings: configuration.ir, logger: Logger(label: "wavedial.hardware"),
+            onAction: { controller.request(.forRemote($0, volumeStep: step)) },
+            onProblem: { controller.setNotice($0, from: "ir") })
+        remote.start()
+        return remote
     }
 
     /// The simulator's knob and buttons: the appliance's reader and decoder over simulated lines

@@ -19,6 +19,7 @@ public struct Configuration: Sendable, Equatable {
     public var display = DisplaySettings()
     public var audio = PlayerSettings()
     public var hardware = InputSettings()
+    public var ir = IRSettings()
     public var daemon = DaemonSettings()
     public var clock = ClockSettings()
 
@@ -43,6 +44,7 @@ public struct Configuration: Sendable, Equatable {
         configuration.display = DisplaySettings(file.section("display"))
         configuration.audio = PlayerSettings(file.section("audio"))
         configuration.hardware = InputSettings(file.section("hardware"))
+        configuration.ir = IRSettings(file.section("ir"))
         configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
         configuration.clock = ClockSettings(sleep: file.section("sleep"), alarm: file.section("alarm"))
         try file.finish()

@@ -16,6 +16,7 @@ final class PinMapTests: XCTestCase {
         "lcd_i2c": ["sda", "scl"],
         "lcd_gpio": ["rs", "e", "d4", "d5", "d6", "d7", "backlight"],
         "dac": ["bclk", "lrclk", "din", "dout"],
+        "ir": ["out"],
     ]
 
     private var parts: ConfigSection!
@@ -119,5 +120,16 @@ final class PinMapTests: XCTestCase {
             }
         }
         XCTAssertEqual(try Set(Self.gpioSignals["dac"]!.map { try gpio("dac", $0) }), [18, 19, 20, 21])
+    }
+
+    /// The IR receiver is the kernel's (no config key): config.txt loads its overlay on the pin map's GPIO,
+    /// whose device has the name `[ir] device` looks for by default.
+    func testTheIRReceiversOverlayIsOnThePinMapsGPIO() throws {
+        let configTxt = try String(contentsOf: ProjectPaths.root.appendingPathComponent("hardware/config.txt"), encoding: .utf8)
+        let gpio = try gpio("ir", "out")
+        XCTAssertTrue(configTxt.split(separator: "\n").contains("dtoverlay=gpio-ir,gpio_pin=\(gpio),gpio_pull=up"), configTxt)
+        XCTAssertEqual(signal("ir", "out").optionalString("bias"), "pull-up")
+        XCTAssertFalse([2, 3, 18, 19, 20, 21].contains(gpio))
+        XCTAssertEqual(Configuration().ir.device, "gpio_ir_recv", "the gpio-ir overlay's device name")
     }
 }

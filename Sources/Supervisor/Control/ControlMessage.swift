@@ -5,6 +5,7 @@ import WavedialCore
 ///
 /// `{"command":"tune","value":"94.1"}`, `{"command":"volume","value":"40"}`,
 /// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_turn","steps":2,"knob":"volume"}`, `{"command":"sim_press","value":"favorite","long":true}`,
+/// `{"command":"sim_ir","value":"KEY_VOLUMEUP","steps":4}` (a remote's key, held for 4 autorepeats),
 /// `{"command":"sim_edges","edges":[{"line":"encoder.a","level":0,"after_ns":250000},…]}`,
 /// `{"command":"subscribe"}` (then one status line per change).
 public struct ControlRequest: Codable, Sendable, Equatable {
@@ -38,7 +39,7 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     /// The commands the daemon understands.
     public static let commands: Set<String> = [
         "status", "subscribe", "play", "pause", "back", "forward", "tune", "volume", "mute", "favorite", "band",
-        "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "reload",
+        "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "sim_ir", "reload",
         "sleep", "alarm_add", "alarm_list", "alarm_remove", "alarm_enable", "alarm_disable",
     ]
 }

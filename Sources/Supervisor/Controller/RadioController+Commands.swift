@@ -61,6 +61,8 @@ extension RadioController {
                 return "sim_press needs a button: " + buttons.joined(separator: ", ")
             }
             handleNow(.button(name: name, action: request.long == true ? .long : .click), at: now)
+        case "sim_ir":
+            return pressRemoteKey(request.value, repeats: request.steps)
         default:
             return "unknown command '\(request.command)'"
         }

@@ -63,9 +63,9 @@ public final class RadioController: @unchecked Sendable {
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
-    /// A device that is down ("LCD offline", "Knob offline"): a fault, so `status` reports it as its error
-    /// when the player has none (other notices, like sync progress, are not errors).
-    private var deviceProblem: String? { ["display", "input"].lazy.compactMap { self.notices[$0] }.first }
+    /// A device that is down ("LCD offline", "Knob offline", "Remote offline"): a fault, so `status` reports it as
+    /// its error when the player has none (other notices, like sync progress, are not errors).
+    private var deviceProblem: String? { ["display", "input", "ir"].lazy.compactMap { self.notices[$0] }.first }
     private var observers: [UUID: (RadioStatus) -> Void] = [:]
     private var lastPublished: RadioStatus?
     private var lastTickRefresh: UInt64 = 0

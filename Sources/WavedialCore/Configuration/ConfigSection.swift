@@ -22,6 +22,9 @@ public final class ConfigSection {
     /// Whether the file has this table at all.
     public var isPresent: Bool { table != nil }
 
+    /// The keys this table has in the file, sorted (for tables of free keys, e.g. `[ir.keys]`).
+    public var keys: [String] { table?.keys.sorted() ?? [] }
+
     /// A nested table, e.g. `section("encoder")` inside `hardware`.
     public func section(_ name: String) -> ConfigSection {
         let child = value(name)

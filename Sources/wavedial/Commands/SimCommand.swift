@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Hardware
 import Supervisor
 
 /// `wavedial sim …`: turns the knobs and presses buttons of a daemon run with `--simulate`/`--headless`.
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sim", abstract: "Drive a simulated radio: turn the knobs, press buttons.",
-        subcommands: [Turn.self, VolumeTurn.self, Press.self, Edges.self])
+        commandName: "sim", abstract: "Drive a simulated radio: turn the knobs, press buttons and the remote's keys.",
+        subcommands: [Turn.self, VolumeTurn.self, Press.self, IR.self, Edges.self])
 
     /// The buttons `sim press` presses (`volume_push`: the volume knob's push switch).
     static let buttons = ["play", "pause", "back", "forward", "favorite", "push", "volume_push"]
@@ -64,6 +65,30 @@ struct SimCommand: ParsableCommand {
 
         func run() throws {
             let status = try DaemonConnection(global).send(ControlRequest(command: "sim_press", value: button, long: long)).status
+            if let status { print(StatusCommand.describe(status)) }
+        }
+    }
+
+    struct IR: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ir", abstract: "Press a key of the IR remote, e.g. KEY_VOLUMEUP, KEY_MUTE, KEY_NEXT, KEY_1.",
+            discussion: "The key goes through the [ir.keys] map as the receiver's would: a held key repeats the volume only.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A kernel key name, as ir-keytable names them (KEY_VOLUMEUP, KEY_CHANNELUP, KEY_PLAYPAUSE, KEY_1).")
+        var key: String
+        @Flag(help: "Hold the key: the kernel's autorepeats follow the press.") var hold = false
+        @Option(help: "Autorepeats while held (with --hold), 1 to 100.") var repeats = 4
+
+        func validate() throws {
+            guard key.utf8.count <= 64, KeyCode(name: key.uppercased()) != nil else {
+                throw ValidationError("unknown key: give a kernel key name, e.g. KEY_VOLUMEUP, KEY_MUTE, KEY_NEXT, KEY_1")
+            }
+            guard (1...100).contains(repeats) else { throw ValidationError("--repeats must be from 1 to 100, not \(repeats)") }
+        }
+
+        func run() throws {
+            let request = ControlRequest(command: "sim_ir", value: key, steps: hold ? repeats : 0)
+            let status = try DaemonConnection(global).send(request).status
             if let status { print(StatusCommand.describe(status)) }
         }
     }

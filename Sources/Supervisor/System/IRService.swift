@@ -1,0 +1,49 @@
+import Foundation
+import Hardware
+import Logging
+
+/// The IR remote of the appliance: an ``IRReader`` on the configured receiver, run by a ``SupervisedThread``
+/// (`wd-ir-supervisor`) that opens it again with back-off when it is not there (the overlay's device appears
+/// late at boot) or goes away. "Remote offline" is reported while it is down, and cleared once it reads again.
+public final class IRService {
+    private let supervisor: SupervisedThread
+
+    /// - Parameters:
+    ///   - directory: where the receiver is looked for by name (`/dev/input`).
+    ///   - retry: delays between attempts (default 1 s doubling to 60 s).
+    ///   - onAction: each action of a key, on the reader's thread (`wd-ir`); hand it on quickly.
+    ///   - onProblem: "Remote offline" while the remote is down, nil once it runs; on the supervisor's thread.
+    public init(settings: IRSettings, directory: String = "/dev/input", logger: Logger, retry: Backoff = Backoff(),
+                onAction: @escaping (IRAction) -> Void, onProblem: @escaping (String?) -> Void) {
+        supervisor = SupervisedThread(name: "wd-ir-supervisor", logger: logger, backoff: retry, onFailure: { error in
+            onProblem(error == nil ? nil : "Remote offline")
+        }) { thread in
+            let failed = DispatchSemaphore(value: 0)
+            let failure = NSLock()
+            var readerError: Error?
+            let reader = IRReader(
+                settings: settings, directory: directory, logger: logger,
+                handlers: .init(action: onAction, failure: { error in
+                    failure.withLock { readerError = error }
+                    failed.signal()
+                }))
+            try reader.start()
+            thread.recovered()
+            while !thread.isStopped {
+                if failed.wait(timeout: .now() + 0.5) == .success {
+                    reader.stop()
+                    throw failure.withLock { readerError } ?? EvdevError(function: "read", path: settings.device, code: ENODEV)
+                }
+            }
+            reader.stop()
+        }
+    }
+
+    /// Starts the supervisor thread; the first attempt is made at once. Any thread.
+    public func start() { supervisor.start() }
+
+    /// Stops retrying, closes the device (within half a second) and waits up to `timeout` seconds for the
+    /// supervisor thread to end. Any thread. - Returns: whether it ended.
+    @discardableResult
+    public func stop(waitingUpTo timeout: Double = 2) -> Bool { supervisor.stop(waitingUpTo: timeout) }
+}
