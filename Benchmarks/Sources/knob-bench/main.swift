@@ -87,15 +87,19 @@ for (columns, rows) in [(16, 2), (20, 4)] {
                  columns, rows, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.last!, detents))
     // A volume detent (the intent a volume knob's detent carries) → the last byte of the frame with the
     // bar: the first of a run brings the overlay (the row and its CGRAM glyphs), later ones move the bar.
+    // From 50 %, ten detents down and ten up: every detent changes the volume (none stops at an end).
+    controller.request(.changeVolume(byPercent: 50 - controller.status.volume))
+    usleep(2_500_000)
     var volume: [Double] = []
     for i in 0..<detents {
         if i % 10 == 0 { usleep(2_200_000) }  // one detent in ten finds the overlay gone
         let before = bus.lastEnd
         let event = MonotonicClock.now()
-        controller.request(.changeVolume(byPercent: i % 40 < 20 ? -2 : 2))
+        controller.request(.changeVolume(byPercent: i % 20 < 10 ? -2 : 2))
         let deadline = event + 200_000_000
         while bus.lastEnd == before && MonotonicClock.now() < deadline { usleep(200) }
         usleep(20_000)
+        guard bus.lastEnd != before else { fatalError("volume detent \(i): no frame within 200 ms") }
         volume.append(Double(bus.lastEnd &- event) / 1e6)
         usleep(UInt32.random(in: 10_000...60_000))
     }
