@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "WavedialConfig",
-            dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display"],
+            dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display", "PrintableText"],
             swiftSettings: swift5),
         .target(
             name: "Supervisor",

@@ -53,6 +53,14 @@ public final class Daemon {
         }
         // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
         CurlEasy.initializeLibrary()
+        let mixer: AlsaMixer?
+        do {
+            mixer = try configuration.audio.mixer.open()
+        } catch {
+            logger.critical("[audio] mixer_control: \(error)")
+            notifier.notify("STATUS=[audio] mixer_control: \(error)")
+            return 1
+        }
         let databasePath = demo ? DemoBand.databasePath(beside: configuration.catalog.database) : configuration.catalog.database
         let database: WavedialDatabase
         do {
@@ -67,7 +75,7 @@ public final class Daemon {
             guard demoBand != nil else { return stopRequested.isSet ? 0 : 1 }
         }
 
-        let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"))
+        let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"), mixer: mixer)
         let loudness = LoudnessRecorder(database: database, logger: logger)
         loudness.start(player: player)
         let simulated = mode != .appliance

@@ -1,5 +1,6 @@
 import Audio
 import CurlSupport
+import PrintableText
 import WavedialCore
 
 extension PlayerSettings {
@@ -33,6 +34,7 @@ extension PlayerSettings {
         case .word?: loudnessTarget = nil
         case nil: break
         }
+        mixer = Self.mixer(section, device: output.device)
         source.allowedAddresses = section.strings("allowed_addresses", default: []).compactMap { text in
             guard let network = IPNetwork(text) else {
                 section.report("allowed_addresses", "must hold addresses or ranges such as \"127.0.0.1\" or \"10.0.0.0/8\", not \"\(text)\"")
@@ -40,5 +42,26 @@ extension PlayerSettings {
             }
             return network
         }
+    }
+
+    /// `mixer`, `mixer_control` and `mixer_device`: whether the samples' volume or a card's control turns.
+    private static func mixer(_ section: ConfigSection, device: String) -> MixerSettings {
+        let control = section.optionalString("mixer_control")
+        let mixerDevice = section.optionalString("mixer_device")
+        guard section.choice("mixer", default: MixerKind.software) == .hardware else { return .software }
+        // ALSA's element names are at most 44 bytes; a control name is printable text.
+        guard let control, !control.isEmpty, control.utf8.count <= 48, StationText.isPrintable(control) else {
+            section.report("mixer_control", "must name the card's volume control (as 'amixer scontrols' lists it, e.g. \"Digital\" or \"PCM\") when mixer = \"hardware\"")
+            return .software
+        }
+        if let mixerDevice, mixerDevice.isEmpty || mixerDevice.utf8.count > 256 || !StationText.isPrintable(mixerDevice) {
+            section.report("mixer_device", "must name an ALSA mixer device such as \"hw:0\" or \"hw:CARD=sndrpihifiberry\"")
+            return .software
+        }
+        return .hardware(control: control, device: mixerDevice ?? MixerSettings.mixerDevice(forPCM: device))
+    }
+
+    private enum MixerKind: String, CaseIterable {
+        case software, hardware
     }
 }

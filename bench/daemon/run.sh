@@ -6,11 +6,13 @@
 #     is turned by `wavedial sim turn` and t0 is the end of the rest (snap_delay_ms after it);
 #   * `wavedial tune` → first audio on the same running radio;
 #   * the sweep: the needle reaches a station's frequency → its sound at ALSA, warm and cold (sweep.sh);
+#   * a volume change (socket, unmute by the push) → the new level at ALSA (volume.sh);
 #   * knob rest → first audio of a warm neighbour against the same neighbour cold ([dial]
 #     warm_neighbours = 0), and CPU/RSS while it plays beside its two warm neighbours: three stations
 #     on 94.1 (the rig's programme), 96.1 and 98.1 (tones on mounts of the same Icecast), pcmshim's
 #     trace of every write, figures by warm_figures.py;
-#   * detent → LCD (knob-bench: controller, display loop and HD44780 driver on a 100 kHz bus).
+#   * detent → LCD and volume detent → LCD bar (knob-bench: controller, display loop and HD44780 driver on a
+#     100 kHz bus).
 # Not run in CI. Needs what bench/audio needs. Usage: bench/daemon/run.sh [REPS]
 # (RESULTS: a JSON-lines file the playing measurements are appended to)
 set -euo pipefail
@@ -63,6 +65,7 @@ echo "== tune → first audio (paced sink, $reps runs of 10 s)"
 
 echo "== sweep: the needle reaches a station's frequency → its sound at ALSA"
 bin="$bin" SWEEP_PORT=$((PORT + 60)) "$here/sweep.sh" "$reps"
+bin="$bin" VOLUME_PORT=$((PORT + 70)) "$here/volume.sh" "$reps"
 # Three stations: the rig's programme on 94.1 and two tones beside it, fed to the rig's Icecast.
 echo "== warm neighbour against cold: knob rest → first audio, CPU and RSS ($reps runs of 80 s each)"
 feeders=()

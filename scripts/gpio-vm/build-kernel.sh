@@ -4,7 +4,8 @@
 # against that kernel's headers: seconds of compiling instead of a whole kernel. Cached in
 # $GPIO_VM_DIR (default .build-gpio-vm/ in the repo) and made again when the kernel or this script
 # changes. Output: $GPIO_VM_DIR/bzImage, and $GPIO_VM_DIR/modules/: the modules the guest loads
-# (virtio-pci, 9p, overlayfs, configfs, evdev and uinput for the IR remote's tests, gpio-sim) with `order`, the files in the order to load them.
+# (virtio-pci, 9p, overlayfs, configfs, evdev and uinput for the IR remote's tests, gpio-sim, and snd-dummy:
+# a sound card with mixer controls) with `order`, the files in the order to load them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${GPIO_VM_DIR:-$here/../../.build-gpio-vm}
@@ -44,7 +45,7 @@ sim=$work/gpio-sim/gpio-sim.ko
 
 rm -rf "$dir/modules"
 mkdir -p "$dir/modules"
-"$here/../debian-kernel.sh" modules virtio_pci 9pnet_virtio 9p overlay evdev uinput $(modinfo -F depends "$sim" | tr ',' ' ') |
+"$here/../debian-kernel.sh" modules virtio_pci 9pnet_virtio 9p overlay evdev uinput $(modinfo -F depends "$sim" | tr ',' ' ') snd_dummy |
 while read -r ko; do
     cp "$ko" "$dir/modules/"
     basename "$ko" >>"$dir/modules/order"

@@ -11,6 +11,7 @@ import WavedialCore
 // byte stream, over an I2C transport that takes as long as a 100 kHz bus would (9 clocks a
 // byte plus start, address and stop). Latency runs from the detent event's timestamp (what
 // the GPIO thread hands over) to the end of the last byte of the frame that shows it.
+// Then the same for volume detents (RadioIntent.changeVolume, 2 %) → the last byte of the volume bar's frame.
 // Usage: knob-bench [DETENTS]   (default 300; 16x2 and 20x4)
 
 /// An I2C bus that blocks for the bytes' transfer time and notes when each write ended.
@@ -82,8 +83,29 @@ for (columns, rows) in [(16, 2), (20, 4)] {
         latencies.append(Double(bus.lastEnd &- event) / 1e6)
         usleep(UInt32.random(in: 10_000...60_000))  // the next detent comes at a hand's pace
     }
-    loop.stop()
     latencies.sort()
     print(String(format: "detent → LCD, %dx%d at 100 kHz: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
                  columns, rows, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.last!, detents))
+    // A volume detent (the intent a volume knob's detent carries) → the last byte of the frame with the
+    // bar: the first of a run brings the overlay (the row and its CGRAM glyphs), later ones move the bar.
+    // From 50 %, ten detents down and ten up: every detent changes the volume (none stops at an end).
+    controller.request(.changeVolume(byPercent: 50 - controller.status.volume))
+    usleep(2_500_000)
+    var volume: [Double] = []
+    for i in 0..<detents {
+        if i % 10 == 0 { usleep(2_200_000) }  // one detent in ten finds the overlay gone
+        let before = bus.lastEnd
+        let event = MonotonicClock.now()
+        controller.request(.changeVolume(byPercent: i % 20 < 10 ? -2 : 2))
+        let deadline = event + 200_000_000
+        while bus.lastEnd == before && MonotonicClock.now() < deadline { usleep(200) }
+        usleep(20_000)
+        guard bus.lastEnd != before else { fatalError("volume detent \(i): no frame within 200 ms") }
+        volume.append(Double(bus.lastEnd &- event) / 1e6)
+        usleep(UInt32.random(in: 10_000...60_000))
+    }
+    loop.stop()
+    volume.sort()
+    print(String(format: "volume detent → LCD bar, %dx%d at 100 kHz: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
+                 columns, rows, percentile(volume, 0.5), percentile(volume, 0.99), volume.last!, detents))
 }

@@ -338,7 +338,11 @@ final class AudioLoop {
                         samples = min(samples, offset + volume.framesToTarget * format.channels)
                         continue
                     }
-                    if offset > start { sweep.set(latest.sweep, userGain: latest.gain) }
+                    if offset > start {
+                        sweep.set(latest.sweep, userGain: latest.gain)
+                        // A volume step is heard at the next slice, not after the rest of a decoded chunk (up to 0.26 s).
+                        if !fadingOut && volume.target != latest.gain { volume.ramp(to: latest.gain, overFrames: fadeFrames) }
+                    }
                     let end = min(samples, offset + slice)
                     let chunk = UnsafeMutableBufferPointer(rebasing: buffer[offset..<end])
                     volume.apply(to: chunk, channels: format.channels)

@@ -27,6 +27,10 @@ public final class Player: @unchecked Sendable {
     public let settings: PlayerSettings
     /// The device the audio thread plays to (only that thread touches it).
     let output: AudioOutput
+    /// The sound card's volume control, when the hardware turns the volume; used under `control`.
+    private let mixer: AlsaMixer?
+    /// Whether the mixer's last setting failed: logged once, not at every step of the knob.
+    private var mixerFailed = false
     private let logger: Logger
     private let control = ConditionLock()
     private let events = DispatchQueue(label: "wd-player-events")
@@ -73,10 +77,13 @@ public final class Player: @unchecked Sendable {
     ///   - settings: see ``PlayerSettings`` for the defaults.
     ///   - logger: the `wavedial.audio` logger; the player logs at `info` and below.
     ///   - output: where the audio goes; by default the ALSA device of `settings.output`.
+    ///   - mixer: the card's volume control (`[audio] mixer = "hardware"`): the volume sets it along
+    ///     ``MixerVolumeCurve`` and the samples stay at unity gain (silent only at 0). Nil: the samples' volume.
     public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio"),
-                output: AudioOutput? = nil) {
+                output: AudioOutput? = nil, mixer: AlsaMixer? = nil) {
         self.settings = settings
         self.output = output ?? AlsaOutput(settings: settings.output)
+        self.mixer = mixer
         self.logger = logger
         level = settings.volume
         warmStations = WarmStations(
@@ -86,6 +93,7 @@ public final class Player: @unchecked Sendable {
                 }
             }, startSession: { [networkThreads] in $0.start(in: networkThreads) },
             listening: { [weak self] in self?.listening() ?? WarmStations.Listening(active: false, heard: false, connected: false) })
+        control.withLock { setMixer() }
     }
 
     deinit {
@@ -260,10 +268,36 @@ public final class Player: @unchecked Sendable {
         publishStatus()
     }
 
-    /// The volume, 0...1 (squared to a gain); changes ramp smoothly.
+    /// The volume, 0...1: squared to the samples' gain, whose changes ramp smoothly, or the hardware
+    /// mixer's setting (``AlsaMixer/setVolume(_:)``).
     public var volume: Double {
         get { control.withLock { level } }
-        set { control.withLock { level = min(max(newValue, 0), 1) } }
+        set {
+            control.withLock {
+                level = newValue.isFinite ? min(max(newValue, 0), 1) : 0
+                setMixer()
+            }
+        }
+    }
+
+    /// The samples' gain for the volume: unity under a hardware mixer (silence at 0, whatever the
+    /// control's minimum). Called with `control` held.
+    private var softwareGain: Float {
+        mixer == nil ? Volume.gain(forLevel: level) : (level > 0 ? 1 : 0)
+    }
+
+    /// Called with `control` held (or from `init`).
+    private func setMixer() {
+        guard let mixer else { return }
+        do {
+            try mixer.setVolume(level)
+            mixerFailed = false
+        } catch {
+            if !mixerFailed {
+                logger.info("the mixer refused the volume", metadata: ["alsa.mixer": "\(mixer.control)", "error": "\(error)"])
+            }
+            mixerFailed = true
+        }
     }
 
     /// Stops playback, fades out, closes the device and ends the audio thread and the network threads;
@@ -434,7 +468,7 @@ public final class Player: @unchecked Sendable {
     func currentCommand() -> Command {
         control.withLock {
             Command(session: session, sessionStart: sessionStart, paused: isPaused, shuttingDown: isShuttingDown,
-                    gain: Volume.gain(forLevel: level), sweep: sweepStage, tone: tone)
+                    gain: softwareGain, sweep: sweepStage, tone: tone)
         }
     }
 

@@ -29,6 +29,9 @@ public struct PlayerSettings: Equatable, Sendable {
     public static let loudnessTargetRange: ClosedRange<Double> = -40 ... -10
     /// Warm stations: their buffers, and when they are dropped.
     public var warm: WarmSettings
+    /// Which volume the knob turns (`[audio] mixer`): the samples', or a sound card control's, which the
+    /// daemon opens and hands to the ``Player`` (`wavedial play-url` plays with the software volume).
+    public var mixer: MixerSettings = .software
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),

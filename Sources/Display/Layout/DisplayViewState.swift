@@ -46,6 +46,8 @@ public struct DisplayViewState: Equatable, Sendable {
     public var bandEdges: ClosedRange<Double>
     /// When set, the volume overlay (0–100) replaces the bottom row.
     public var volume: Int?
+    /// Whether the radio is muted: the volume overlay says "Muted", `volume` being the level it comes back to.
+    public var muted: Bool
     /// While connecting, what is happening ("Resolving host…", "Retrying (HTTP 503)…"): shown under or
     /// instead of "Connecting".
     public var connectingDetail: String?
@@ -57,7 +59,7 @@ public struct DisplayViewState: Equatable, Sendable {
     public init(phase: Phase, clock: Date, frequency: Double? = nil, stationName: String = "",
                 nowPlaying: String? = nil, isFavorite: Bool = false, band: Band = .nearby,
                 bandPosition: Double = 0, bandEdges: ClosedRange<Double> = 87.5...108.0, volume: Int? = nil,
-                connectingDetail: String? = nil) {
+                connectingDetail: String? = nil, muted: Bool = false) {
         self.phase = phase
         self.clock = clock
         self.frequency = frequency
@@ -69,6 +71,7 @@ public struct DisplayViewState: Equatable, Sendable {
         self.bandEdges = bandEdges
         self.volume = volume
         self.connectingDetail = connectingDetail
+        self.muted = muted
     }
 }
 

@@ -45,7 +45,7 @@ public final class ScreenComposer {
             composeTwoRows(state, on: &screen, at: time)
         }
         if let volume = state.volume {
-            drawVolume(volume, on: &screen, row: rows - 1)
+            drawVolume(volume, muted: state.muted, on: &screen, row: rows - 1)
         }
         // A field that left the screen starts from the beginning when it comes back.
         fields = fields.filter { usedFields.contains($0.key) }
@@ -204,14 +204,20 @@ public final class ScreenComposer {
         screen.put(.needle(column: pixel % 5), row: row, column: column + pixel / 5)
     }
 
-    /// "Vol" and a level bar with five steps per cell, and the number.
-    private func drawVolume(_ volume: Int, on screen: inout Screen, row: Int) {
+    /// "Vol", a level bar with five steps per cell (CGRAM glyphs on the LCD) or "Muted", and the
+    /// percentage, e.g. `Vol ████▏    60%`. The bar is empty only at 0 % and full only at 100 %.
+    private func drawVolume(_ volume: Int, muted: Bool, on screen: inout Screen, row: Int) {
         let volume = min(max(volume, 0), 100)
-        let width = columns - 8
+        let width = columns - 9
         screen.write("Vol ", row: row)
-        let number = String(volume)
+        let number = String(volume) + "%"
         screen.writeRight(String(repeating: " ", count: 4 - number.count) + number, row: row)
-        let pixels = (volume * width * 5 + 50) / 100
+        if muted {
+            screen.write("Muted", row: row, column: 4, width: width)
+            return
+        }
+        let steps = width * 5
+        let pixels = volume == 0 ? 0 : min(max((volume * steps + 50) / 100, 1), volume == 100 ? steps : steps - 1)
         for cell in 0..<width {
             let filled = min(max(pixels - cell * 5, 0), 5)
             if filled > 0 { screen.put(.level(columns: filled), row: row, column: 4 + cell) }

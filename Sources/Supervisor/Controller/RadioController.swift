@@ -725,8 +725,8 @@ public final class RadioController: @unchecked Sendable {
             band: mode == .nearby ? .nearby : .favorites,
             bandPosition: span > 0 ? Double(needle.kHz - band.startKHz) / span : 0,
             bandEdges: band.megahertz(band.startKHz)...band.megahertz(band.endKHz),
-            volume: time < volumeShownUntil ? (saved.muted ? 0 : saved.volume) : nil,
-            connectingDetail: phase == .connecting ? playerStatus.connectionStage?.description : nil)
+            volume: time < volumeShownUntil ? saved.volume : nil,
+            connectingDetail: phase == .connecting ? playerStatus.connectionStage?.description : nil, muted: saved.muted)
         addClock(to: &state, at: time)
         return state
     }

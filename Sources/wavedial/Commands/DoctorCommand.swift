@@ -42,6 +42,7 @@ struct DoctorCommand: ParsableCommand {
         findings.append(database(configuration))
         findings.append(disk(configuration))
         findings.append(audio(configuration, daemonRunning: daemonRunning))
+        if let mixer = mixer(configuration) { findings.append(mixer) }
         findings.append(formats())
         findings.append(lcd(configuration, daemonRunning: daemonRunning))
         findings.append(gpio(configuration, daemonRunning: daemonRunning))
@@ -107,6 +108,20 @@ struct DoctorCommand: ParsableCommand {
             return Finding(check: "audio", ok: busy && daemonRunning,
                            detail: "ALSA device '\(configuration.audio.output.device)': \(error)",
                            advice: busy && daemonRunning ? nil : "check [audio] device against 'aplay -L' and that the user is in group audio")
+        }
+    }
+
+    /// The card's volume control with `[audio] mixer = "hardware"`: it opens and has a dB scale, or the
+    /// card's volume controls, named.
+    private func mixer(_ configuration: Configuration) -> Finding? {
+        do {
+            guard let mixer = try configuration.audio.mixer.open() else { return nil }
+            defer { mixer.close() }
+            return Finding(check: "mixer", ok: true, detail: "control '\(mixer.control)' on '\(mixer.device)': "
+                           + String(format: "%.1f to %.1f dB", mixer.range.lowerBound, mixer.range.upperBound))
+        } catch {
+            return Finding(check: "mixer", ok: false, detail: "\(error)",
+                           advice: "set [audio] mixer_control to one of the card's volume controls ('amixer scontrols'), or mixer = \"software\"")
         }
     }
 

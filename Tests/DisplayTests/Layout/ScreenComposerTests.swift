@@ -127,11 +127,37 @@ final class ScreenComposerTests: XCTestCase {
     func testVolumeOverlayReplacesTheBottomRow() {
         var state = playing()
         state.volume = 60
-        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ████▊     60")
+        XCTAssertEqual(lines(state, 16, 2), ["101.5 Jazz FM   ", "Vol ████▏    60%"])
+        XCTAssertEqual(lines(state, 20, 4)[3], "Vol ██████▌      60%")
         state.volume = 100
-        XCTAssertEqual(lines(state, 20, 4)[3], "Vol ████████████ 100")
+        XCTAssertEqual(lines(state, 20, 4)[3], "Vol ███████████ 100%")
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ███████ 100%")
         state.volume = 0
-        XCTAssertEqual(lines(state, 16, 2)[1], "Vol            0")
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol           0%")
+    }
+
+    /// Full only at 100 %, empty only at 0 %: the ends of the bar say the ends of the range.
+    func testVolumeBarIsEmptyOnlyAtZeroAndFullOnlyAtOneHundred() {
+        var state = playing()
+        state.volume = 1
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ▏         1%")
+        state.volume = 99
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ██████▊  99%")
+        state.volume = 250
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ███████ 100%", "out of range is bounded")
+        state.volume = -3
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol           0%")
+    }
+
+    /// Muted says so, with the level the radio comes back to, instead of an empty bar that reads as 0 %.
+    func testMutedVolumeSaysMuted() {
+        var state = playing()
+        state.volume = 40
+        state.muted = true
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol Muted    40%")
+        XCTAssertEqual(lines(state, 20, 4)[3], "Vol Muted        40%")
+        state.volume = nil
+        XCTAssertEqual(lines(state, 16, 2)[1], "▶ Miles Davis  ♥", "no overlay, no mute line")
     }
 
     /// The screen changes by itself only at `nextChange`: never while every field fits (the clock comes

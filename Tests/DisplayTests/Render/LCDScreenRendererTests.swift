@@ -28,6 +28,8 @@ final class LCDScreenRendererTests: XCTestCase {
         var volume = playing
         volume.volume = 73
         all.append(volume)
+        volume.muted = true
+        all.append(volume)
         return all
     }
 
