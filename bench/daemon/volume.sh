@@ -18,47 +18,8 @@ root=$(cd "$here/../.." && pwd)
 reps=${1:-5}
 export PATH="/opt/swift/usr/bin:$PATH"
 bin=${bin:-$("$root/scripts/build-release" --product wavediald --product wavedial)}
-BENCH_DIR=${BENCH_DIR:-/tmp/wavedial-bench-daemon}
-work="$BENCH_DIR/volume"
-export BENCH_DIR="$BENCH_DIR/volume-rig" PORT=${VOLUME_PORT:-18270} SRC="$BENCH_DIR/volume-rig/tone.mp3" RIG_FORMATS=mp3 FORMAT=mp3
-rm -rf "$work" && mkdir -p "$work" "$BENCH_DIR"
-[ -e "$BENCH_DIR/media" ] || [ ! -d "$(dirname "$BENCH_DIR")/media" ] || ln -s "$(dirname "$BENCH_DIR")/media" "$BENCH_DIR/media"
-[ -s "$SRC" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=60" \
-  -ac 2 -c:a libmp3lame -b:a 128k -fflags +bitexact -flags:a +bitexact -write_xing 0 -id3v2_version 0 -f mp3 "$SRC"
-"$root/bench/audio/rig.sh" start >/dev/null
-trap '"$root/bench/audio/rig.sh" stop >/dev/null; kill $catalog 2>/dev/null || true' EXIT
-url=$("$root/bench/audio/rig.sh" url)
-
-python3 - "$url" "$work/stations.json" <<'PY'
-import json, sys
-url, out = sys.argv[1], sys.argv[2]
-json.dump([{"stationuuid": "00000000-0000-4000-8000-00000000be03", "name": "Volume Tone 94.1", "url": url,
-            "url_resolved": url, "countrycode": "DE", "country": "Germany", "codec": "MP3", "bitrate": 128,
-            "hls": 0, "lastcheckok": 1, "geo_lat": 52.52, "geo_long": 13.40}], open(out, "w"))
-PY
-python3 "$root/Tests/Fixtures/radio_browser_server.py" --stations "$work/stations.json" >"$work/port" &
-catalog=$!
-for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
-cat >"$work/config.toml" <<TOML
-[location]
-latitude = 52.52
-longitude = 13.405
-country = "DE"
-[catalog]
-database = "$work/wavedial.sqlite"
-servers = ["http://127.0.0.1:$(head -1 "$work/port")"]
-[audio]
-device = "default"
-allowed_addresses = ["127.0.0.0/8"]
-loudness_target = "off"
-mixer = "software"
-[daemon]
-resume_on_start = false
-[control]
-socket = "$work/control.sock"
-TOML
-export WAVEDIAL_CONFIG="$work/config.toml"
-"$bin/wavedial" sync >/dev/null
+TONE_RIG=volume PORT=${VOLUME_PORT:-18270} RADIO_STATION="be03 Volume Tone 94.1" RADIO_AUDIO=$'loudness_target = "off"\nmixer = "software"'
+. "$root/bench/tone-radio.sh"
 
 echo "== volume 50 → 100 through the control socket → the new level at ALSA ($reps runs)"
 "$root/bench/audio/measure.py" --name daemon-volume-socket --url "$url" --reps "$reps" --duration 3 --loud 0.8 \

@@ -18,24 +18,9 @@ public final class IRService {
         supervisor = SupervisedThread(name: "wd-ir-supervisor", logger: logger, backoff: retry, onFailure: { error in
             onProblem(error == nil ? nil : "Remote offline")
         }) { thread in
-            let failed = DispatchSemaphore(value: 0)
-            let failure = NSLock()
-            var readerError: Error?
-            let reader = IRReader(
-                settings: settings, directory: directory, logger: logger,
-                handlers: .init(action: onAction, failure: { error in
-                    failure.withLock { readerError = error }
-                    failed.signal()
-                }))
-            try reader.start()
-            thread.recovered()
-            while !thread.isStopped {
-                if failed.wait(timeout: .now() + 0.5) == .success {
-                    reader.stop()
-                    throw failure.withLock { readerError } ?? EvdevError(function: "read", path: settings.device, code: ENODEV)
-                }
-            }
-            reader.stop()
+            try thread.keep({ failed in
+                IRReader(settings: settings, directory: directory, logger: logger, handlers: .init(action: onAction, failure: failed))
+            }, fallback: EvdevError(function: "read", path: settings.device, code: ENODEV))
         }
     }
 

@@ -18,25 +18,10 @@ public final class InputService {
         supervisor = SupervisedThread(name: "wd-gpio-supervisor", logger: logger, backoff: retry, onFailure: { error in
             onProblem(error == nil ? nil : "Knob offline")
         }) { thread in
-            let failed = DispatchSemaphore(value: 0)
-            let failure = NSLock()
-            var readerError: Error?
-            let reader = InputReader(
-                settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds),
-                logger: logger,
-                handlers: .init(event: onEvent, failure: { error in
-                    failure.withLock { readerError = error }
-                    failed.signal()
-                }))
-            try reader.start()
-            thread.recovered()
-            while !thread.isStopped {
-                if failed.wait(timeout: .now() + 0.5) == .success {
-                    reader.stop()
-                    throw failure.withLock { readerError } ?? GPIOError(.system, "GPIO input stopped", errno: 0)
-                }
-            }
-            reader.stop()
+            try thread.keep({ failed in
+                InputReader(settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds),
+                            logger: logger, handlers: .init(event: onEvent, failure: failed))
+            }, fallback: GPIOError(.system, "GPIO input stopped", errno: 0))
         }
     }
 

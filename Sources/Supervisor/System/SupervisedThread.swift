@@ -58,6 +58,30 @@ public final class SupervisedThread: @unchecked Sendable {
         }
     }
 
+    /// The body of a subsystem that is a reader thread of its own (the GPIO input, the IR remote): makes
+    /// the reader with the failure handler it reports to, starts it, says it recovered, and keeps it until
+    /// the supervisor stops (then stops it and returns) or it fails (then stops it and throws its error,
+    /// or `fallback` when it gave none, so the supervisor retries it after its back-off).
+    public func keep(_ makeReader: (_ failed: @escaping (Error) -> Void) throws -> SupervisedReader,
+                     fallback: Error) throws {
+        let failed = DispatchSemaphore(value: 0)
+        let failure = NSLock()
+        var readerError: Error?
+        let reader = try makeReader { error in
+            failure.withLock { readerError = error }
+            failed.signal()
+        }
+        try reader.start()
+        recovered()
+        while !isStopped {
+            if failed.wait(timeout: .now() + 0.5) == .success {
+                reader.stop()
+                throw failure.withLock { readerError } ?? fallback
+            }
+        }
+        reader.stop()
+    }
+
     /// Tells the supervisor the subsystem is up again (clears the failure).
     public func recovered() {
         lock.withLock { recoveredSinceFailure = true }
