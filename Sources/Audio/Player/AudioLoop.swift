@@ -447,42 +447,36 @@ final class AudioLoop {
         playedUntil = max(playedUntil, StationSession.now) + Double(frames) / Double(max(sampleRate, 1))
     }
 
-    /// Writes the hiss alone while the sweep hisses (or its hiss fades out) and the device holds less than half
-    /// of ``hissLeadSeconds``; the device is opened for it when closed. - Returns: the seconds until more
-    /// is due, nil when there is no hiss to play (paused, not sweeping, the device lost).
+    /// Writes the hiss alone while the sweep hisses (or its hiss fades out); the device is opened for it when
+    /// closed. - Returns: the seconds until more is due, nil when there is no hiss to play (paused, not
+    /// sweeping, the device lost).
     private func hissAlone(_ command: Player.Command) -> Double? {
         guard !command.paused, deviceLoss == nil, sweep.isHissing else { return nil }
-        if output.format == nil { try? output.open(format: lastFormat) }
-        guard let format = output.format else { return nil }
-        let now = StationSession.now
-        let held = max(playedUntil - now, Double(output.delayFrames) / Double(format.sampleRate))
-        guard held < Self.hissLeadSeconds / 2 else { return held - Self.hissLeadSeconds / 2 }
-        let frames = min(format.frames(seconds: Self.hissLeadSeconds - held), pcm.count / max(format.channels, 1))
-        guard frames > 0 else { return 0.01 }
-        do {
-            try pcm.withUnsafeMutableBufferPointer { buffer in
-                let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames * format.channels])
-                sweep.adapt(to: format.sampleRate)
-                sweep.fillHiss(chunk, channels: format.channels)
-                try output.write(UnsafeBufferPointer(chunk))
-            }
-        } catch {
-            // A device that fails here fails the programme too, which reports it; the hiss just stops.
-            output.close()
-            return nil
+        return writeGenerated { chunk, format in
+            sweep.adapt(to: format.sampleRate)
+            sweep.fillHiss(chunk, channels: format.channels)
         }
-        wrote(frames: frames, at: format.sampleRate)
-        return Self.hissLeadSeconds / 2
     }
 
-    /// Writes the alarm's tone while it sounds (or fades out), keeping the device ``hissLeadSeconds`` ahead like
-    /// the hiss alone. - Returns: the seconds until more is due, nil when no tone sounds.
+    /// Writes the alarm's tone while it sounds (or fades out). - Returns: the seconds until more is due, nil
+    /// when no tone sounds.
     private func toneAlone(_ command: Player.Command) -> Double? {
         let gain: Float = command.tone ? command.gain : 0
         guard command.tone || toneVolume.gain > 0, deviceLoss == nil else { return nil }
+        return writeGenerated { chunk, format in
+            if toneVolume.target != gain { toneVolume.ramp(to: gain, overFrames: format.frames(seconds: settings.fadeSeconds)) }
+            if tone.sampleRate != format.sampleRate { tone = AlarmTone(sampleRate: format.sampleRate) }
+            tone.fill(chunk, channels: format.channels)
+            toneVolume.apply(to: chunk, channels: format.channels)
+        }
+    }
+
+    /// Audio made here with no station (the hiss, the alarm's tone), kept ``hissLeadSeconds`` ahead in the
+    /// device: written when it holds less than half of that, the device opened for it when closed.
+    /// - Returns: the seconds until more is due; nil when the device cannot take it.
+    private func writeGenerated(_ fill: (UnsafeMutableBufferPointer<Int16>, PCMFormat) -> Void) -> Double? {
         if output.format == nil { try? output.open(format: lastFormat) }
         guard let format = output.format else { return nil }
-        if toneVolume.target != gain { toneVolume.ramp(to: gain, overFrames: format.frames(seconds: settings.fadeSeconds)) }
         let now = StationSession.now
         let held = max(playedUntil - now, Double(output.delayFrames) / Double(format.sampleRate))
         guard held < Self.hissLeadSeconds / 2 else { return held - Self.hissLeadSeconds / 2 }
@@ -491,12 +485,11 @@ final class AudioLoop {
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
                 let chunk = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames * format.channels])
-                if tone.sampleRate != format.sampleRate { tone = AlarmTone(sampleRate: format.sampleRate) }
-                tone.fill(chunk, channels: format.channels)
-                toneVolume.apply(to: chunk, channels: format.channels)
+                fill(chunk, format)
                 try output.write(UnsafeBufferPointer(chunk))
             }
         } catch {
+            // A device that fails here fails the programme too, which reports it; this audio just stops.
             output.close()
             return nil
         }
