@@ -81,7 +81,7 @@ final class DaemonControlTests: XCTestCase {
     }
 
     func testHostileNumbersOnTheSocketGetAnErrorReply() throws {
-        let fd = try UnixSocketProbe.connect(socketPath)
+        let fd = try StreamSocketProbe.connect(socketPath)
         defer { close(fd) }
         let requests = [
             #"{"command":"sim_turn","steps":-9223372036854775808}"#,

@@ -41,7 +41,7 @@ final class DaemonProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if !process.isRunning { return false }
-            if let socket = try? UnixSocketProbe.connect(socketPath) { close(socket); return true }
+            if let socket = try? StreamSocketProbe.connect(socketPath) { close(socket); return true }
             usleep(20_000)
         }
         return false
@@ -71,7 +71,7 @@ final class DaemonProcess {
 }
 
 /// Connects to a Unix socket, for readiness probes.
-enum UnixSocketProbe {
+enum StreamSocketProbe {
     static func connect(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()

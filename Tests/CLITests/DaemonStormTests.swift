@@ -215,7 +215,7 @@ private final class ControlLine {
     private let fd: Int32
     private var pending: [UInt8] = []
 
-    init(path: String) throws { fd = try UnixSocketProbe.connect(path) }
+    init(path: String) throws { fd = try StreamSocketProbe.connect(path) }
 
     func request(_ line: String) throws -> String {
         let bytes = Array((line + "\n").utf8)

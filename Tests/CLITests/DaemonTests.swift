@@ -148,7 +148,7 @@ final class DaemonTests: XCTestCase {
 
     func testBadControlRequestsDoNotHarmTheDaemon() throws {
         _ = try startDaemon()
-        let fd = try UnixSocketProbe.connect(socketPath)
+        let fd = try StreamSocketProbe.connect(socketPath)
         defer { close(fd) }
         let garbage = Array("{\"command\": 42}\n\u{0}\u{1}binary\n{\"command\":\"tune\",\"value\":\"999\"}\n".utf8)
         XCTAssertEqual(write(fd, garbage, garbage.count), garbage.count)

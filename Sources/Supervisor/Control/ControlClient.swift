@@ -26,7 +26,7 @@ public struct ControlClient {
     }
 
     /// Whether a daemon answers at `path`.
-    public var isDaemonRunning: Bool { (try? UnixSocket.connect(to: path, timeoutSeconds: timeoutSeconds)) != nil }
+    public var isDaemonRunning: Bool { (try? StreamSocket.connect(to: path, timeoutSeconds: timeoutSeconds)) != nil }
 
     /// Sends `request` and waits for the reply.
     public func send(_ request: ControlRequest) throws -> ControlResponse {
@@ -57,12 +57,12 @@ public struct ControlClient {
         }
     }
 
-    private func connect() throws -> UnixSocket {
+    private func connect() throws -> StreamSocket {
         do {
-            return try UnixSocket.connect(to: path, timeoutSeconds: timeoutSeconds)
-        } catch let failure as UnixSocket.Failure where failure.isNotListening {
+            return try StreamSocket.connect(to: path, timeoutSeconds: timeoutSeconds)
+        } catch let failure as StreamSocket.Failure where failure.isNotListening {
             throw Failure.notRunning(path: path)
-        } catch let failure as UnixSocket.Failure where failure.code == EAGAIN {
+        } catch let failure as StreamSocket.Failure where failure.code == EAGAIN {
             throw Failure.connection("the daemon took no connection within \(timeoutSeconds) s (too many clients)")
         } catch {
             throw Failure.connection("\(error)")

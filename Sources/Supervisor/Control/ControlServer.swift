@@ -1,12 +1,10 @@
 import Foundation
 import Logging
-import Threads
 
 /// The daemon's control socket: JSON lines over a Unix socket (no TCP), mode 0660.
 ///
-/// One thread accepts (`wd-control`); each client gets a thread of its own and at most
-/// ``maximumClients`` are served at once: at the limit no one more is taken until a client
-/// leaves, and those who come meanwhile wait in the listen backlog. Requests are size-limited and
+/// A ``ConnectionServer`` accepts (`wd-control`) and serves each client on a thread of its own, at
+/// most ``maximumClients`` at once. Requests are size-limited and
 /// validated; a bad one gets an error reply and never reaches the radio. A client that sends no
 /// complete request within the idle timeout (from its connection or its last reply) is closed, so
 /// idle connections cannot keep the others out. A client that does not read its replies is
@@ -35,14 +33,10 @@ public final class ControlServer: @unchecked Sendable {
     private let respond: Responder
     private let subscribe: Subscriber
     private let logger: Logger
-    private var listener: UnixSocket?
-    /// Guards `clients`, `subscribers` and `isStopping`; signalled when a client leaves.
-    private let condition = NSCondition()
-    private var clients: [ObjectIdentifier: UnixSocket] = [:]
+    private var connections: ConnectionServer?
+    /// Guards `subscribers`.
+    private let lock = NSLock()
     private var subscribers = 0
-    private var isStopping = false
-    /// The accepting thread and every client's threads, so ``stop(waitingUpTo:)`` can wait for them.
-    private let threads = DispatchGroup()
 
     /// - Parameter idleTimeout: seconds a client may take to send a complete request
     ///   (``defaultIdleTimeout``; tests shorten it).
@@ -55,19 +49,17 @@ public final class ControlServer: @unchecked Sendable {
         self.subscribe = subscribe
     }
 
-    /// Creates the socket and starts accepting. - Throws: ``UnixSocket/Failure``.
+    /// Creates the socket and starts accepting. - Throws: ``StreamSocket/Failure``.
     public func start() throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        let listener = try UnixSocket.listen(at: path, mode: 0o660)
-        self.listener = listener
-        threads.enter()
-        NamedThread.start(name: "wd-control") { [weak self, threads] in
-            defer { threads.leave() }
-            while self?.waitForRoom() == true, let client = listener.accept() {
-                self?.serve(client)
-            }
+        let listener = try StreamSocket.listen(at: path, mode: 0o660)
+        let connections = ConnectionServer(name: "wd-control", maximumClients: Self.maximumClients,
+                                           sendTimeoutSeconds: Self.sendTimeoutSeconds) { [unowned self] client in
+            converse(with: client)
         }
+        connections.start(listening: listener)
+        self.connections = connections
         logger.info("control socket listening", metadata: ["control.socket": "\(path)"])
     }
 
@@ -76,55 +68,15 @@ public final class ControlServer: @unchecked Sendable {
     /// thread that started it. - Returns: whether every thread ended.
     @discardableResult
     public func stop(waitingUpTo timeout: Double = 5) -> Bool {
-        guard let listener else { return true }
-        self.listener = nil
-        // The accepting thread still uses the descriptor: shut it down to wake it, close it once it left.
-        shutdown(listener.descriptor, Int32(SHUT_RDWR))
+        guard let connections else { return true }
         unlink(path)
-        condition.withLock {
-            isStopping = true
-            for client in clients.values { shutdown(client.descriptor, Int32(SHUT_RDWR)) }
-            condition.broadcast()
-        }
-        let ended = threads.wait(timeout: .now() + timeout) == .success
-        if ended { listener.close() }
-        return ended
+        return connections.stop(waitingUpTo: timeout)
     }
 
     /// How many clients are being served (at most ``maximumClients``).
-    var servedClientCount: Int { condition.withLock { clients.count } }
+    var servedClientCount: Int { connections?.servedClientCount ?? 0 }
 
-    /// Waits until fewer than ``maximumClients`` are served. - Returns: false once the server stops.
-    private func waitForRoom() -> Bool {
-        condition.withLock {
-            while clients.count >= Self.maximumClients && !isStopping { condition.wait() }
-            return !isStopping
-        }
-    }
-
-    private func serve(_ client: UnixSocket) {
-        let admitted = condition.withLock { () -> Bool in
-            // A client accepted as the server stops is not served (stop already disconnected the others).
-            guard !isStopping else { return false }
-            clients[ObjectIdentifier(client)] = client
-            return true
-        }
-        guard admitted else { return }
-        client.setSendTimeout(seconds: Self.sendTimeoutSeconds)
-        threads.enter()
-        NamedThread.start(name: "wd-control-client") { [self] in
-            defer {
-                condition.withLock {
-                    clients.removeValue(forKey: ObjectIdentifier(client))
-                    condition.signal()
-                }
-                threads.leave()
-            }
-            converse(with: client)
-        }
-    }
-
-    private func converse(with client: UnixSocket) {
+    private func converse(with client: StreamSocket) {
         var reader = LineReader(maximumLength: Self.maximumRequestLength)
         var deadline = DispatchTime.now() + idleTimeout
         while true {
@@ -163,8 +115,8 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Sends a status line per change until the client leaves or stops reading (then it is dropped).
-    private func streamStatus(to client: UnixSocket) {
-        let admitted = condition.withLock { () -> Bool in
+    private func streamStatus(to client: StreamSocket) {
+        let admitted = lock.withLock { () -> Bool in
             guard subscribers < Self.maximumSubscribers else { return false }
             subscribers += 1
             return true
@@ -173,13 +125,11 @@ public final class ControlServer: @unchecked Sendable {
             client.write(Self.encode(.failure("too many subscribers")))
             return
         }
-        defer { condition.withLock { subscribers -= 1 } }
+        defer { lock.withLock { subscribers -= 1 } }
         let outbox = StatusOutbox()
         let end = subscribe { status in outbox.offer(status) }
         // The client ends a subscription by closing its end.
-        threads.enter()
-        NamedThread.start(name: "wd-control-watch") { [threads] in
-            defer { threads.leave() }
+        connections?.startThread(named: "wd-control-watch") {
             while !client.read().isEmpty {}
             outbox.close()
         }

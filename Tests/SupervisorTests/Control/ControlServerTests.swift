@@ -34,9 +34,9 @@ final class ControlServerTests: XCTestCase {
     }
 
     /// A raw client: bytes in, lines out.
-    private func connect() throws -> UnixSocket { try UnixSocket.connect(to: path) }
+    private func connect() throws -> StreamSocket { try StreamSocket.connect(to: path) }
 
-    private func readLine(_ socket: UnixSocket) -> String? {
+    private func readLine(_ socket: StreamSocket) -> String? {
         var bytes: [UInt8] = []
         socket.setReceiveTimeout(seconds: 5)
         while true {
@@ -57,9 +57,9 @@ final class ControlServerTests: XCTestCase {
             return ControlResponse(ok: true)
         }, subscribe: { _ in {} })
         try slow.start()
-        let subscriber = try UnixSocket.connect(to: slowPath)
+        let subscriber = try StreamSocket.connect(to: slowPath)
         subscriber.write(Data("{\"command\":\"subscribe\"}\n".utf8))
-        let asking = try UnixSocket.connect(to: slowPath)
+        let asking = try StreamSocket.connect(to: slowPath)
         asking.write(Data("{\"command\":\"play\"}\n".utf8))
         XCTAssertEqual(started.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(slow.stop(waitingUpTo: 10), "every client thread ended")
@@ -101,7 +101,7 @@ final class ControlServerTests: XCTestCase {
     }
 
     func testAFloodOfClientsIsBoundedAndTheOnesBeyondAreServedWhenOthersLeave() throws {
-        var sockets: [UnixSocket] = []
+        var sockets: [StreamSocket] = []
         for _ in 0..<(ControlServer.maximumClients + 8) { sockets.append(try connect()) }
         for socket in sockets { socket.write(Data("{\"command\":\"status\"}\n".utf8)) }
         // The first ones are served at once; the ones beyond the limit wait in the listen backlog.

@@ -43,10 +43,10 @@ final class ControlSocketExhaustionTests: XCTestCase {
         directory.remove()
     }
 
-    private func connect() throws -> UnixSocket { try UnixSocket.connect(to: path) }
+    private func connect() throws -> StreamSocket { try StreamSocket.connect(to: path) }
 
     /// One reply line, or nil when the server closed the connection first.
-    private func readLine(_ socket: UnixSocket) -> String? {
+    private func readLine(_ socket: StreamSocket) -> String? {
         var bytes: [UInt8] = []
         socket.setReceiveTimeout(seconds: 10)
         while true {
@@ -57,7 +57,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
     }
 
     /// Whether the server hung up on `socket` before `deadline`, however much it left unread.
-    private func serverHangsUp(on socket: UnixSocket, before deadline: Date) -> Bool {
+    private func serverHangsUp(on socket: StreamSocket, before deadline: Date) -> Bool {
         var entry = pollfd(fd: socket.descriptor, events: 0, revents: 0)
         let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
         return poll(&entry, 1, milliseconds) == 1 && entry.revents & Int16(POLLHUP) != 0
@@ -65,7 +65,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
 
     func testIdleConnectionsDoNotLockOthersOut() throws {
         // More idle connections than the server serves at once: the ones beyond wait to be taken.
-        var idle: [UnixSocket] = []
+        var idle: [StreamSocket] = []
         for _ in 0..<(ControlServer.maximumClients + 4) { idle.append(try connect()) }
         // A request from someone else is answered (once the idle ones have timed out, at the latest).
         let reply = try ControlClient(path: path).send(ControlRequest(command: "status"))
@@ -90,7 +90,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
 
     func testSubscribersThatNeverReadAreDroppedAndTheControllerKeepsAnswering() throws {
         // As many subscribers as may subscribe at once, each reading only its first status.
-        var subscribers: [UnixSocket] = []
+        var subscribers: [StreamSocket] = []
         for _ in 0..<ControlServer.maximumSubscribers {
             let socket = try connect()
             socket.write(Data("{\"command\":\"subscribe\"}\n".utf8))
@@ -117,7 +117,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
     }
 
     func testSubscribersBeyondTheirShareAreRefusedSoRequestsStillFindASlot() throws {
-        var subscribers: [UnixSocket] = []
+        var subscribers: [StreamSocket] = []
         for _ in 0..<ControlServer.maximumSubscribers {
             let socket = try connect()
             socket.write(Data("{\"command\":\"subscribe\"}\n".utf8))
