@@ -629,6 +629,20 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
+    func makeDialListing() -> DialListing {
+        let band = configuration.dial.band
+        func entry(_ uuid: String) -> DialListing.Entry? {
+            guard let station = lookup(uuid) else { return nil }
+            return DialListing.Entry(stationuuid: uuid, name: station.name,
+                                     frequencyMHz: activeBand.frequency(of: uuid).map(band.megahertz),
+                                     favoriteNumber: favoriteOrder.firstIndex(of: uuid).map { $0 + 1 })
+        }
+        return DialListing(band: mode.rawValue, startMHz: band.megahertz(band.startKHz), endMHz: band.megahertz(band.endKHz),
+                           needleMHz: band.megahertz(needle.kHz),
+                           dial: activeBand.entries.compactMap { entry($0.stationuuid) },
+                           favorites: favoriteOrder.compactMap(entry))
+    }
+
     private func makeStatus() -> RadioStatus {
         let band = configuration.dial.band
         var state = needle.isTurning ? "tuning" : Self.name(of: playerStatus.state)

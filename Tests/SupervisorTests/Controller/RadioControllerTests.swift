@@ -247,6 +247,31 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.calls.suffix(2), ["pause", "resume"])
     }
 
+    /// What the MPD server and the web page list: the band in frequency order, favorites by number.
+    func testDialListingShowsTheBandAndTheFavoritesInTheirOrder() {
+        controller.start(resume: false)
+        var listing = controller.dialListing()
+        XCTAssertEqual(listing.band, "nearby")
+        XCTAssertEqual(listing.startMHz, 87.5)
+        XCTAssertEqual(listing.endMHz, 108.0)
+        XCTAssertEqual(listing.dial.map(\.name).sorted(), ["Jazz 94.1", "Radio Bob 101.5", "Talk 94.5"])
+        let frequencies = listing.dial.compactMap(\.frequencyMHz)
+        XCTAssertEqual(frequencies.count, 3)
+        XCTAssertEqual(frequencies, frequencies.sorted(), "lowest frequency first")
+        XCTAssertEqual(listing.dial.first { $0.name == "Jazz 94.1" }?.frequencyMHz, 94.1)
+        XCTAssertEqual(listing.favorites, [])
+
+        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
+        press("favorite")
+        _ = controller.perform(ControlRequest(command: "tune", value: "Jazz 94.1"))
+        press("favorite")
+        listing = controller.dialListing()
+        XCTAssertEqual(listing.favorites.map(\.name), ["Talk 94.5", "Jazz 94.1"])
+        XCTAssertEqual(listing.favorites.map(\.favoriteNumber), [1, 2])
+        XCTAssertEqual(listing.dial.first { $0.name == "Radio Bob 101.5" }?.favoriteNumber, nil)
+        XCTAssertEqual(listing.needleMHz, 94.1)
+    }
+
     func testResumesTheLastStationAndVolumeOnStart() throws {
         controller.start(resume: false)
         _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
