@@ -9,6 +9,17 @@ public enum DialBandKind: String, Sendable, CaseIterable {
     case favorites
 }
 
+/// A band's frequency plan, and whether the database already holds it: planning reads, and only
+/// ``WavedialDatabase/storeDialPlan(_:)`` writes (the daemon's; the CLI shows plans without storing them).
+public struct DialPlan: Sendable, Equatable {
+    public let kind: DialBandKind
+    public let band: DialBand
+    /// Whether the stored plan is this one (then storing it writes nothing).
+    public let isStored: Bool
+    /// What a nearby plan was made for.
+    fileprivate let key: NearbyBandKey?
+}
+
 extension WavedialDatabase {
     /// The nearby band: the nearby set placed on `settings.band`, keeping every stored
     /// frequency of a station still in the set. A new location (or band) starts afresh.
@@ -17,6 +28,23 @@ extension WavedialDatabase {
     public func nearbyBand(
         location: Coordinate, countryCode: String?, settings: DialSettings
     ) throws -> (band: DialBand, stations: [NearbyStation]) {
+        let (plan, stations) = try planNearbyBand(location: location, countryCode: countryCode, settings: settings)
+        try storeDialPlan(plan)
+        return (plan.band, stations)
+    }
+
+    /// The favorites band: the favorites (snapshots, so vanished stations stay) placed on `band`,
+    /// the plan stored durably.
+    public func favoritesBand(_ band: Band) throws -> (band: DialBand, favorites: [Favorite]) {
+        let (plan, favorites) = try planFavoritesBand(band)
+        try storeDialPlan(plan)
+        return (plan.band, favorites)
+    }
+
+    /// The nearby band as ``nearbyBand(location:countryCode:settings:)`` would store it, without writing.
+    public func planNearbyBand(
+        location: Coordinate, countryCode: String?, settings: DialSettings
+    ) throws -> (plan: DialPlan, stations: [NearbyStation]) {
         let stations = try nearby(location, countryCode: countryCode, limit: settings.stations, radiusKm: settings.radiusKm)
         let key = NearbyBandKey(location: location, countryCode: countryCode, band: settings.band)
         let candidates = stations.map {
@@ -24,34 +52,41 @@ extension WavedialDatabase {
                 stationuuid: $0.station.stationuuid,
                 statedKHz: StatedFrequency.find(name: $0.station.name, tags: $0.station.tags, on: settings.band))
         }
-        let band = try writer.write { db in
+        let plan = try writer.read { db in
             let stored = try setting(SettingKey.nearbyBandKey, as: NearbyBandKey.self, db)
             let previous = stored == key ? try assignments(.nearby, db) : [:]
             let plan = FrequencyPlan(band: settings.band, candidates: candidates, previous: previous)
-            if plan.assignments != previous || stored != key {
-                try store(plan.assignments, as: .nearby, db)
-                try setSetting(SettingKey.nearbyBandKey, key, db)
-            }
-            return DialBand(band: settings.band, assignments: plan.assignments)
+            return DialPlan(kind: .nearby, band: DialBand(band: settings.band, assignments: plan.assignments),
+                            isStored: plan.assignments == previous && stored == key, key: key)
         }
-        return (band, stations)
+        return (plan, stations)
     }
 
-    /// The favorites band: the favorites (snapshots, so vanished stations stay) placed on `band`.
-    public func favoritesBand(_ band: Band) throws -> (band: DialBand, favorites: [Favorite]) {
+    /// The favorites band as ``favoritesBand(_:)`` would store it, without writing.
+    public func planFavoritesBand(_ band: Band) throws -> (plan: DialPlan, favorites: [Favorite]) {
         let favorites = try favorites()
         let candidates = favorites.map {
             FrequencyPlan.Candidate(
                 stationuuid: $0.stationuuid,
                 statedKHz: StatedFrequency.find(name: $0.snapshot.name, tags: $0.snapshot.tags, on: band))
         }
-        let dial = try writer.write { db in
+        let plan = try writer.read { db in
             let previous = try assignments(.favorites, db).filter { band.isChannel($0.value) }
             let plan = FrequencyPlan(band: band, candidates: candidates, previous: previous)
-            if plan.assignments != previous { try store(plan.assignments, as: .favorites, db) }
-            return DialBand(band: band, assignments: plan.assignments)
+            return DialPlan(kind: .favorites, band: DialBand(band: band, assignments: plan.assignments),
+                            isStored: plan.assignments == previous, key: nil)
         }
-        return (dial, favorites)
+        return (plan, favorites)
+    }
+
+    /// Stores `plan` durably, so its frequencies survive syncs and restarts; writes nothing when it is stored already.
+    public func storeDialPlan(_ plan: DialPlan) throws {
+        guard !plan.isStored else { return }
+        let assignments = Dictionary(plan.band.entries.map { ($0.stationuuid, $0.kHz) }, uniquingKeysWith: { first, _ in first })
+        try writer.write { db in
+            try store(assignments, as: plan.kind, db)
+            if let key = plan.key { try setSetting(SettingKey.nearbyBandKey, key, db) }
+        }
     }
 
     private func assignments(_ kind: DialBandKind, _ db: Database) throws -> [String: Int] {

@@ -17,7 +17,8 @@ struct DialCommand: ParsableCommand {
         let band = configuration.dial.band
         var listings: [StationListing] = []
         if favorites {
-            let (dial, favorites) = try database.favoritesBand(band)
+            let (plan, favorites) = try database.planFavoritesBand(band)
+            let dial = plan.band
             let byUUID = Dictionary(favorites.map { ($0.stationuuid, $0) }, uniquingKeysWith: { first, _ in first })
             listings = dial.entries.compactMap { entry in
                 byUUID[entry.stationuuid].map {
@@ -26,8 +27,10 @@ struct DialCommand: ParsableCommand {
             }
         } else {
             let location = try LocationCommand.requireLocation(configuration, database)
-            let (dial, stations) = try database.nearbyBand(location: location, countryCode: configuration.location.countryCode,
-                                                           settings: configuration.dial)
+            // A listing only plans: the daemon stores the band it plays (and would store this same plan).
+            let (plan, stations) = try database.planNearbyBand(location: location, countryCode: configuration.location.countryCode,
+                                                               settings: configuration.dial)
+            let dial = plan.band
             let byUUID = Dictionary(stations.map { ($0.station.stationuuid, $0) }, uniquingKeysWith: { first, _ in first })
             listings = dial.entries.compactMap { entry in
                 byUUID[entry.stationuuid].map {

@@ -18,7 +18,7 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let (configuration, database) = try global.open()
             let favorites = try database.favorites()
-            let (dial, _) = try database.favoritesBand(configuration.dial.band)
+            let dial = try database.planFavoritesBand(configuration.dial.band).plan.band
             let band = configuration.dial.band
             if json {
                 try Output.json(favorites.map {

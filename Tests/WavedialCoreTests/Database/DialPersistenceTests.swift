@@ -1,3 +1,4 @@
+import GRDB
 import WavedialTestSupport
 import XCTest
 
@@ -44,6 +45,40 @@ final class DialPersistenceTests: XCTestCase {
         XCTAssertNotNil(second.frequency(of: "newcomer"))
         let kept = first.entries.filter { second.frequency(of: $0.stationuuid) != nil }
         XCTAssertEqual(kept.count, 9, "all but the vanished one are still in the nearest ten")
+    }
+
+    /// Reads do not write: planning a band (what `wavedial dial` and `fav list` do) stores nothing;
+    /// storing the plan (the daemon's) does, once.
+    func testPlanningReadsAndOnlyStoringWrites() throws {
+        let database = try WavedialDatabase.inMemory()
+        try database.sync(berlinStations(0..<10))
+        let changes = { try database.writer.read { try Int.fetchOne($0, sql: "SELECT total_changes()") ?? 0 } }
+        let storedRows = { try database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM dialAssignment") ?? 0 } }
+        let before = try changes()
+        let (plan, stations) = try database.planNearbyBand(location: berlin, countryCode: "DE", settings: settings(stations: 5))
+        XCTAssertEqual(plan.band.entries.count, 5)
+        XCTAssertEqual(stations.count, 5)
+        XCTAssertFalse(plan.isStored)
+        XCTAssertEqual(try storedRows(), 0, "planning stored nothing")
+        XCTAssertEqual(try changes(), before)
+
+        try database.storeDialPlan(plan)
+        XCTAssertEqual(try storedRows(), 5)
+        let again = try database.planNearbyBand(location: berlin, countryCode: "DE", settings: settings(stations: 5)).plan
+        XCTAssertTrue(again.isStored)
+        XCTAssertEqual(again.band, plan.band, "the stored plan is what planning again finds")
+        let stored = try changes()
+        try database.storeDialPlan(again)
+        XCTAssertEqual(try changes(), stored, "a plan already stored writes nothing")
+
+        _ = try database.addFavorite(berlinStations(0..<1)[0])
+        let favorites = try database.planFavoritesBand(.fm)
+        XCTAssertFalse(favorites.plan.isStored)
+        XCTAssertEqual(favorites.favorites.count, 1)
+        XCTAssertEqual(try storedRows(), 5, "planning the favorites band stored nothing")
+        try database.storeDialPlan(favorites.plan)
+        XCTAssertTrue(try database.planFavoritesBand(.fm).plan.isStored)
+        XCTAssertEqual(try storedRows(), 6)
     }
 
     func testALocationChangeRebuildsTheBand() throws {
