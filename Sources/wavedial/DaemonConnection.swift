@@ -27,10 +27,15 @@ struct DaemonConnection {
         return response
     }
 
-    /// Tells a running daemon that the database changed under it (favorites, location), so
-    /// its bands follow; silent when it is not running.
-    static func notifyChange(_ global: GlobalOptions) {
+    /// What the CLI changed in the database under a running daemon.
+    enum DataChange: String {
+        case favorites, location
+    }
+
+    /// Tells a running daemon that the database changed under it, so its bands follow (its
+    /// configuration is not read again); silent when it is not running.
+    static func notifyChange(_ change: DataChange, _ global: GlobalOptions) {
         guard let connection = try? DaemonConnection(global, timeoutSeconds: 5), connection.isDaemonRunning else { return }
-        _ = try? connection.client.send(ControlRequest(command: "reload"))
+        _ = try? connection.client.send(ControlRequest(command: "data_changed", value: change.rawValue))
     }
 }

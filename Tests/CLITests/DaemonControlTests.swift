@@ -80,6 +80,31 @@ final class DaemonControlTests: XCTestCase {
         XCTAssertEqual(try tunedStation(), "00000000-0000-4000-8000-0000000000a1")
     }
 
+    /// The CLI changes favorites in the database; the running daemon hears it as a data change (its
+    /// favorites follow at once) and does not read its configuration again, as a `reload` would.
+    func testFavoritesChangedByTheCLIReachTheRunningDaemonAsADataChange() throws {
+        XCTAssertEqual(try cli.run("tune", "Jazz 94.1").status, 0)
+        func isFavorite() throws -> Bool? { (try cli.run("status", "--json").json() as? [String: Any])?["favorite"] as? Bool }
+        XCTAssertEqual(try isFavorite(), false)
+        let add = try cli.run("fav", "add", "Jazz 94.1")
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(try isFavorite(), true, "the daemon knows the new favorite at once")
+        XCTAssertEqual(try cli.run("fav", "remove", "Jazz 94.1").status, 0)
+        XCTAssertEqual(try isFavorite(), false)
+        XCTAssertEqual(try cli.run("location", "set", "52.5", "13.4").status, 0)
+        XCTAssertEqual(try tunedStation(), "00000000-0000-4000-8000-0000000000a1")
+        let log = daemon?.log ?? ""
+        XCTAssertFalse(log.contains("configuration reloaded"), "a data change is not a reload:\n\(log)")
+        // A data change names what changed.
+        let fd = try StreamSocketProbe.connect(socketPath)
+        defer { close(fd) }
+        let request = Array(#"{"command":"data_changed","value":"config"}"#.utf8) + [10]
+        XCTAssertEqual(write(fd, request, request.count), request.count)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(fd, &buffer, buffer.count)
+        XCTAssertTrue(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).contains("data_changed names what changed"))
+    }
+
     func testHostileNumbersOnTheSocketGetAnErrorReply() throws {
         let fd = try StreamSocketProbe.connect(socketPath)
         defer { close(fd) }

@@ -7,6 +7,7 @@ import WavedialCore
 /// `{"command":"sim_turn","steps":-3}`, `{"command":"sim_turn","steps":2,"knob":"volume"}`, `{"command":"sim_press","value":"favorite","long":true}`,
 /// `{"command":"sim_ir","value":"KEY_VOLUMEUP","steps":4}` (a remote's key, held for 4 autorepeats),
 /// `{"command":"sim_edges","edges":[{"line":"encoder.a","level":0,"after_ns":250000},…]}`,
+/// `{"command":"data_changed","value":"favorites"}` (the CLI changed favorites or the location in the database),
 /// `{"command":"subscribe"}` (then one status line per change).
 public struct ControlRequest: Codable, Sendable, Equatable {
     public var command: String
@@ -39,7 +40,7 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     /// The commands the daemon understands.
     public static let commands: Set<String> = [
         "status", "subscribe", "play", "pause", "back", "forward", "tune", "volume", "mute", "favorite", "band",
-        "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "sim_ir", "reload",
+        "lcd", "sync", "sim_turn", "sim_press", "sim_edges", "sim_ir", "reload", "data_changed",
         "sleep", "alarm_add", "alarm_list", "alarm_remove", "alarm_enable", "alarm_disable",
     ]
 }

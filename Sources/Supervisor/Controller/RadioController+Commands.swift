@@ -35,6 +35,13 @@ extension RadioController {
             return carryOut(.toggleFavorite) ? nil : "no station is tuned"
         case "band":
             carryOut(.switchBand)
+        case "data_changed":
+            // Favorites or the location changed in the database (the CLI wrote them): the bands follow,
+            // the configuration stays as it is (that is `reload`).
+            guard let kind = request.value, ["favorites", "location"].contains(kind) else {
+                return "data_changed names what changed: favorites or location"
+            }
+            rebuildBandsNow()
         case "volume":
             guard let text = request.value else { return nil }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(value) else {

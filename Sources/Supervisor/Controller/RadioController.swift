@@ -147,10 +147,15 @@ public final class RadioController: @unchecked Sendable {
     public func reload(_ configuration: Configuration? = nil) {
         queue.async { [self] in
             if let configuration { self.configuration = configuration }
-            rebuildBands()
-            warmNeighbours()
-            refresh()
+            rebuildBandsNow()
         }
+    }
+
+    /// Rebuilds the bands and warms the new neighbours (on the controller's queue).
+    func rebuildBandsNow() {
+        rebuildBands()
+        warmNeighbours()
+        refresh()
     }
 
     /// Sets or clears a subsystem's message, shown while nothing plays.

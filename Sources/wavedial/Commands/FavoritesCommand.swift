@@ -45,7 +45,7 @@ struct FavoritesCommand: ParsableCommand {
             let station = try StationResolver(database: database).station(station)
             if try database.addFavorite(station) {
                 Output.line("added \(station.name) to the favorites")
-                DaemonConnection.notifyChange(global)
+                DaemonConnection.notifyChange(.favorites, global)
             } else {
                 Output.line("\(station.name) is already a favorite")
             }
@@ -62,7 +62,7 @@ struct FavoritesCommand: ParsableCommand {
             let favorite = try StationResolver(database: database).favorite(station)
             try database.removeFavorite(favorite.stationuuid)
             Output.line("removed \(favorite.snapshot.name) from the favorites")
-            DaemonConnection.notifyChange(global)
+            DaemonConnection.notifyChange(.favorites, global)
         }
     }
 
@@ -81,7 +81,7 @@ struct FavoritesCommand: ParsableCommand {
             let favorite = try StationResolver(database: database).favorite(station)
             let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
             Output.line("moved \(favorite.snapshot.name) to position \(placed)")
-            DaemonConnection.notifyChange(global)
+            DaemonConnection.notifyChange(.favorites, global)
         }
     }
 
@@ -125,7 +125,7 @@ struct FavoritesCommand: ParsableCommand {
             }
             let added = try database.importFavorites(entries)
             print("imported \(added) favorites (\(entries.count - added) were already there)")
-            DaemonConnection.notifyChange(global)
+            DaemonConnection.notifyChange(.favorites, global)
         }
     }
 }

@@ -67,7 +67,7 @@ struct LocationCommand: ParsableCommand {
             let (_, database) = try global.open()
             try database.setLocation(Coordinate(latitude: latitude, longitude: longitude))
             print(String(format: "location set to %.5f, %.5f", latitude, longitude))
-            DaemonConnection.notifyChange(global)
+            DaemonConnection.notifyChange(.location, global)
         }
     }
 }
