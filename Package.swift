@@ -135,6 +135,6 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),
         // Black box (the built binaries), plus the demo band's station table to check what they play.
-        .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport", "Supervisor"], swiftSettings: swift5),
+        .testTarget(name: "IntegrationTests", dependencies: ["WavedialTestSupport", "Supervisor"], swiftSettings: swift5),
     ]
 )
