@@ -25,7 +25,7 @@ work="$BENCH_DIR/daemon"
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/opt/swift/usr/bin:$PATH"
 bin=$("$root/scripts/build-release" --product wavediald --product wavedial)
-(cd "$root/Benchmarks" && swift build -c release --product knob-bench >/dev/null)
+(cd "$root/bench" && swift build -c release --product knob-bench >/dev/null)
 
 . "$root/bench/radio.sh"
 
@@ -111,5 +111,5 @@ echo "(warm: 94.1 plays 20 s, 96.1 warm beside it; then the knob turns to 96.1, 
 echo " 98.1, both warm; off: the same with warm_neighbours = 0)"
 
 echo "== detent → LCD"
-"$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300
+"$(cd "$root/bench" && swift build -c release --show-bin-path)/knob-bench" 300
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"

@@ -4,7 +4,7 @@ import Hardware
 
 /// Bytes and I2C bus time per LCD frame through a PCF8574 backpack, computed from the exact bytes the
 /// driver writes (9 clocks a byte plus start, address and stop per transaction), at 100 kHz.
-/// Prints a Markdown table for docs/BENCHMARKS.md. Run: `swift run -c release lcd-bench`.
+/// Prints a Markdown table for docs/BENCHMARKS.md. Run: `swift run -c release --package-path bench lcd-bench`.
 @main
 enum LCDBenchmark {
     /// Takes the bytes and sleeps nowhere: the bus time is counted by `PCF8574Bus`.

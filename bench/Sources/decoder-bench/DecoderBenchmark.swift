@@ -3,7 +3,7 @@ import Foundation
 
 /// Decodes a file as the audio thread would (4096-byte feeds, reads until `.needMore`) and prints the CPU
 /// time it took (user + system, from `getrusage`), for docs/BENCHMARKS.md. bench/decoders/run.sh compares it
-/// with ffmpeg's decoder. Run: `swift run -c release decoder-bench ENCODING FILE` (ENCODING: mpeg, adts, ...).
+/// with ffmpeg's decoder. Run: `swift run -c release --package-path bench decoder-bench ENCODING FILE` (ENCODING: mpeg, adts, ...).
 @main
 enum DecoderBenchmark {
     static func main() throws {
