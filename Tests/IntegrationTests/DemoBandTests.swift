@@ -57,9 +57,7 @@ final class DemoBandTests: XCTestCase {
     }
 
     private func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() && Date() < deadline { usleep(100_000) }
-        XCTAssertTrue(condition(), "\(what); status: \(status()); log: \(daemon?.log.suffix(2000) ?? "")")
+        XCTAssertTrue(eventually(timeout: timeout, condition), "\(what); status: \(status()); log: \(daemon?.log.suffix(2000) ?? "")")
     }
 
     private var captured: [Int16] { AlsaCapture.samples(in: capture) }

@@ -14,7 +14,7 @@ final class PowerLossTests: XCTestCase {
     private var catalog: RadioBrowserTestServer!
     private var configPath: String!
     private var databasePath: String { directory.path("db/wavedial.sqlite") }
-    private let binary = ProjectPaths.product("wavedial", besides: Bundle(for: BundleMarker.self))
+    private let binary = ProjectPaths.product("wavedial")
     private var random = SeededRandom(seed: 2026)
 
     override func setUpWithError() throws {

@@ -104,9 +104,7 @@ final class RadioUnderTest {
 
     func waitFor(_ what: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line,
                  _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() && Date() < deadline { usleep(100_000) }
-        XCTAssertTrue(condition(), "\(what); status: \(status()); lcd: \(lcd()); log: \(daemon?.log.suffix(1500) ?? "")",
+        XCTAssertTrue(eventually(timeout: timeout, condition), "\(what); status: \(status()); lcd: \(lcd()); log: \(daemon?.log.suffix(1500) ?? "")",
                       file: file, line: line)
     }
 

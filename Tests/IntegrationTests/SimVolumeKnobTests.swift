@@ -33,9 +33,7 @@ final class SimVolumeKnobTests: XCTestCase {
 
     /// Waits (up to 10 s) until the knob has rested on `uuid`'s station.
     private func waitForStation(_ uuid: String, _ what: String) {
-        let deadline = Date().addingTimeInterval(10)
-        while station() != uuid && Date() < deadline { usleep(50_000) }
-        XCTAssertEqual(station(), uuid, what)
+        XCTAssertTrue(eventually(timeout: 10, pollingEvery: 0.05) { station() == uuid }, "\(what): \(station() ?? "none")")
     }
 
     func testNegativeDetentsNeedNoDoubleDashWhereverTheOptionsAre() throws {

@@ -15,7 +15,7 @@ final class TerminalSimulatorTests: XCTestCase {
         try RadioConfigFile(directory: directory, servers: ["http://127.0.0.1:\(freeLoopbackPort())"], socket: socketPath)
             .write(to: configPath)
         let terminal = try PseudoTerminal(
-            executable: ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self)),
+            executable: ProjectPaths.product("wavediald"),
             arguments: ["--config", configPath, "--simulate"], environment: [:])
         defer { terminal.close() }
         let before = terminal.settings

@@ -6,7 +6,7 @@ import XCTest
 /// The IR remote against the real daemon, headless: `wavedial sim ir` through the key map and the repeat
 /// policy (on the host), and a real evdev device made with uinput, read by the daemon with `[ir] enabled`
 /// (in the gpio-vm guest, scripts/test.d/gpio-vm: the host has no /dev/uinput, so that one skips here).
-final class DaemonIRTests: XCTestCase {
+final class DaemonIRGuestTests: XCTestCase {
     private static let stations = (1...4).map { number in
         RadioUnderTest.StationSpec(uuid: "00000000-0000-4000-8000-00000000021\(number)", name: "Remote FM \(number)",
                                    url: "http://127.0.0.1:9/remote\(number)")

@@ -6,7 +6,7 @@ import XCTest
 
 /// The remote's reader against real evdev devices made with uinput, in the gpio-vm guest
 /// (scripts/test.d/gpio-vm): the host has no /dev/uinput, so these skip there.
-final class IRReaderTests: XCTestCase {
+final class IRReaderGuestTests: XCTestCase {
     private func key(_ name: String) -> KeyCode {
         guard let key = KeyCode(name: name) else { preconditionFailure("no \(name)") }
         return key

@@ -10,7 +10,7 @@ import XCTest
 /// step, its push mutes; the tuning knob turned while pushed changes the volume by push-and-turn's step,
 /// not the frequency, and that push does not mute; a short push does; a plain turn still tunes. Skips on
 /// the host (no gpio-sim there).
-final class DaemonVolumeKnobGPIOTests: XCTestCase {
+final class DaemonVolumeKnobGPIOSimTests: XCTestCase {
     private typealias F = StationFixtures
     private let ms: UInt64 = 1_000_000
 
@@ -56,9 +56,7 @@ final class DaemonVolumeKnobGPIOTests: XCTestCase {
         func needle() -> Double? { status()["needle_mhz"] as? Double }
         // The guest is emulated on one CPU: poll slowly (each check starts the CLI), wait generously.
         func waitFor(_ what: String, timeout: TimeInterval = 60, _ condition: () -> Bool) {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !condition() && Date() < deadline { usleep(300_000) }
-            XCTAssertTrue(condition(), "\(what); status: \(status()); log: \(daemon.log.suffix(2000))")
+            XCTAssertTrue(eventually(timeout: timeout, pollingEvery: 0.3, condition), "\(what); status: \(status()); log: \(daemon.log.suffix(2000))")
         }
         XCTAssertTrue(daemon.waitUntilReady(timeout: 90), daemon.log)
         waitFor("the lines taken") { status()["error"] == nil || status()["error"] is NSNull }

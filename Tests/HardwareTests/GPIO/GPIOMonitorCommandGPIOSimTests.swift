@@ -4,7 +4,7 @@ import WavedialTestSupport
 import XCTest
 
 /// `wavedial gpio monitor` as a person runs it over SSH, against gpio-sim lines (in the gpio-vm guest).
-final class GPIOMonitorCommandTests: XCTestCase {
+final class GPIOMonitorCommandGPIOSimTests: XCTestCase {
     private let ms: UInt64 = 1_000_000
 
     /// A running `wavedial gpio monitor` with its output lines.
@@ -14,8 +14,7 @@ final class GPIOMonitorCommandTests: XCTestCase {
         private var out = "", err = ""
 
         init(_ arguments: [String]) throws {
-            let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            process.executableURL = bundle.appendingPathComponent("wavedial")
+            process.executableURL = ProjectPaths.product("wavedial")
             process.arguments = ["gpio", "monitor"] + arguments
             for (pipe, isError) in [(Pipe(), false), (Pipe(), true)] {
                 if isError { process.standardError = pipe } else { process.standardOutput = pipe }

@@ -7,7 +7,7 @@ import XCTest
 /// used stops the start with the card's volume controls named; one that can is set from the saved volume
 /// at every start and by `wavedial volume`. The card is the kernel's snd-dummy in the gpio-vm guest
 /// (scripts/test.d/gpio-vm), read back with `amixer`; a card that does not exist is tested anywhere.
-final class DaemonMixerTests: XCTestCase {
+final class DaemonMixerGuestTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var socketPath = ""
 

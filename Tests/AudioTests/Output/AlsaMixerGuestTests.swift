@@ -6,7 +6,7 @@ import XCTest
 /// guest (scripts/test.d/gpio-vm), whose "Master" spans −45 to 0 dB in 0.3 dB steps and has no playback
 /// switch. What the card holds is read back with `amixer`, not through the wrapper. On the host (no
 /// card) these tests skip; in the guest a skip is a failure.
-final class AlsaMixerTests: XCTestCase {
+final class AlsaMixerGuestTests: XCTestCase {
     override func setUpWithError() throws {
         guard ProcessInfo.processInfo.environment["WAVEDIAL_GPIO_VM"] != nil else {
             throw XCTSkip("needs the kernel's snd-dummy: run inside the VM (scripts/test.d/gpio-vm)")

@@ -4,7 +4,7 @@ import XCTest
 
 /// The LCD's direct GPIO wiring through the real libgpiod: the failure paths anywhere, the lines it drives
 /// against the kernel's gpio-sim inside the gpio-vm guests (x86 with libgpiod 1.6, arm64 with 2.x).
-final class GpiodLCDBusTests: XCTestCase {
+final class GpiodLCDBusGPIOSimTests: XCTestCase {
     private let pins = GpiodLCDBus.Pins(registerSelect: 0, enable: 1, data: [2, 3, 4, 5], backlight: 6)
 
     func testANibbleSetsRegisterSelectAndTheDataLinesAndLeavesEnableLow() throws {

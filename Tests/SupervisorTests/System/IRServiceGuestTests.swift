@@ -8,7 +8,7 @@ import XCTest
 /// The remote when its receiver is not there at the start and appears later (the overlay's device made late
 /// at boot), and when it goes away in use and comes back: a uinput device in the gpio-vm guest
 /// (scripts/test.d/gpio-vm); the host has no /dev/uinput, so on the host this skips.
-final class IRServiceTests: XCTestCase {
+final class IRServiceGuestTests: XCTestCase {
     private func wait(_ what: String, timeout: Double = 20, _ condition: () -> Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

@@ -4,7 +4,7 @@ import WavedialTestSupport
 import XCTest
 
 /// The libgpiod backend against the kernel's gpio-sim (inside the gpio-vm guest).
-final class GpiodBackendTests: XCTestCase {
+final class GpiodBackendGPIOSimTests: XCTestCase {
     func testEdgesOfSeveralLinesArriveInOrderWithTheKernelsTimestamps() throws {
         let sim = try makeSimChip(lines: 4)
         let backend = try GpiodBackend()

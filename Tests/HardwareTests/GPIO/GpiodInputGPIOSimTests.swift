@@ -6,7 +6,7 @@ import XCTest
 
 /// The whole input path on the real kernel stack: gpio-sim lines driven like a knob and buttons,
 /// requested by GpiodBackend, read by InputReader's thread, decoded by InputDecoder.
-final class GpiodInputTests: XCTestCase {
+final class GpiodInputGPIOSimTests: XCTestCase {
     private let ms: UInt64 = 1_000_000
 
     /// Settings for a gpio-sim chip: encoder on 0 and 1, push on 2, buttons on 3 to 7.

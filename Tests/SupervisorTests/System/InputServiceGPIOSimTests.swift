@@ -8,7 +8,7 @@ import XCTest
 /// The appliance's input when its GPIO chip is not there at the start and appears later (a driver
 /// loaded late, an overlay applied), and when it goes away in use and comes back: gpio-sim in the gpio-vm guest (scripts/test.d/gpio-vm); the host
 /// kernel has no gpio-sim, so on the host this skips (the missing chip alone is DaemonDeviceFaultTests').
-final class InputServiceTests: XCTestCase {
+final class InputServiceGPIOSimTests: XCTestCase {
     private let ms: UInt64 = 1_000_000
 
     private func wait(_ what: String, timeout: Double = 20, _ condition: () -> Bool) {

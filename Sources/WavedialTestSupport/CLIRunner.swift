@@ -1,25 +1,31 @@
 import Foundation
-import WavedialTestSupport
 
 /// Runs the built `wavedial` binary as a person would, black box.
-struct CLIRunner {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+public struct CLIRunner {
+    /// How a run ended and what it printed.
+    public struct Result {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
 
-        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+        public var stderrLines: [Substring] { stderr.split(separator: "\n") }
 
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
     }
 
-    var binary = ProjectPaths.product("wavedial", besides: Bundle(for: BundleMarker.self))
-    var environment: [String: String] = [:]
+    /// The built `wavedial`.
+    public var binary = ProjectPaths.product("wavedial")
+    /// Added to the test's own environment (whose `WAVEDIAL_CONFIG` is dropped).
+    public var environment: [String: String] = [:]
 
+    public init() {}
+
+    /// Runs `wavedial` with `arguments` and waits for it to end.
     @discardableResult
-    func run(_ arguments: String...) throws -> Result { try run(arguments) }
+    public func run(_ arguments: String...) throws -> Result { try run(arguments) }
 
-    func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
+    /// Runs `wavedial` with `arguments`; one still running after `timeout` seconds is stopped.
+    public func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -51,8 +57,6 @@ struct CLIRunner {
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
-
-final class BundleMarker {}
 
 /// Reads a pipe to its end on a background thread.
 private final class PipeReader: @unchecked Sendable {

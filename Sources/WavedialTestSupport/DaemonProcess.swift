@@ -1,22 +1,21 @@
 import Foundation
-import WavedialTestSupport
 
 /// `wavediald --headless` (or with other `modeArguments`, e.g. none for the appliance) run as a separate
 /// process, as systemd would run it.
-final class DaemonProcess {
-    let process = Process()
-    let logPath: String
-    let socketPath: String
+public final class DaemonProcess {
+    public let process = Process()
+    public let logPath: String
+    public let socketPath: String
 
     /// - Parameters:
     ///   - launcher: a command that execs the daemon in its place (its PID stays the daemon's),
     ///     e.g. `ip netns exec NAME` to run it in a network namespace.
     ///   - modeArguments: `--headless` by default; none for the appliance.
-    init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
+    public init(configPath: String, socketPath: String, logPath: String, extraEnvironment: [String: String] = [:],
          launcher: [String] = [], modeArguments: [String] = ["--headless"]) throws {
         self.socketPath = socketPath
         self.logPath = logPath
-        let daemon = ProjectPaths.product("wavediald", besides: Bundle(for: BundleMarker.self))
+        let daemon = ProjectPaths.product("wavediald")
         let arguments = ["--config", configPath] + modeArguments
         if launcher.isEmpty {
             process.executableURL = daemon
@@ -37,33 +36,36 @@ final class DaemonProcess {
     }
 
     /// Waits until the control socket answers (the daemon is ready).
-    func waitUntilReady(timeout: TimeInterval = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !process.isRunning { return false }
-            if let socket = try? StreamSocketProbe.connect(socketPath) { close(socket); return true }
-            usleep(20_000)
+    public func waitUntilReady(timeout: TimeInterval = 20) -> Bool {
+        var exited = false
+        let answered = eventually(timeout: timeout, pollingEvery: 0.02) {
+            exited = !process.isRunning
+            guard !exited, let socket = try? StreamSocketProbe.connect(socketPath) else { return exited }
+            close(socket)
+            return true
         }
-        return false
+        return answered && !exited
     }
 
     /// SIGTERM, then waits for the exit; returns the exit status (nil if it did not stop).
-    func terminate(timeout: TimeInterval = 15) -> Int32? {
+    public func terminate(timeout: TimeInterval = 15) -> Int32? {
         process.terminate()
         return waitForExit(timeout: timeout)
     }
 
     /// SIGKILL: a pulled plug, as far as the process can tell.
-    func kill() {
+    public func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         _ = waitForExit(timeout: 10)
     }
 
-    func waitForExit(timeout: TimeInterval) -> Int32? {
+    /// The exit status once the daemon has ended, nil if it still runs after `timeout` seconds.
+    public func waitForExit(timeout: TimeInterval) -> Int32? {
         process.waitForExit(timeout: timeout)?.status
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// What the daemon printed so far (stdout and stderr).
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     deinit {
         if process.isRunning { kill() }
@@ -71,8 +73,9 @@ final class DaemonProcess {
 }
 
 /// Connects to a Unix socket, for readiness probes.
-enum StreamSocketProbe {
-    static func connect(_ path: String) throws -> Int32 {
+public enum StreamSocketProbe {
+    /// A connected descriptor (the caller closes it); throws when nothing listens at `path`.
+    public static func connect(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

@@ -7,7 +7,7 @@ import XCTest
 /// appliance mode in the gpio-vm guest (scripts/test.d/gpio-vm), the chip made with the kernel's gpio-sim
 /// after the start, the knob turned on its simulated lines. The host has no gpio-sim, so this skips there
 /// (the missing chip alone is `DaemonDeviceFaultTests`').
-final class DaemonGPIOChipTests: XCTestCase {
+final class DaemonGPIOChipGPIOSimTests: XCTestCase {
     private typealias F = StationFixtures
 
     func testTheKnobWorksOnceTheChipAppearsAndKnobOfflineClears() throws {
@@ -45,9 +45,7 @@ final class DaemonGPIOChipTests: XCTestCase {
         func status() -> [String: Any] { (try? cli.run("status", "--json").json() as? [String: Any]) ?? [:] }
         // The guest is emulated on one CPU: poll slowly (each check starts the CLI), wait generously.
         func waitFor(_ what: String, timeout: TimeInterval = 90, _ condition: () -> Bool) {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !condition() && Date() < deadline { usleep(500_000) }
-            XCTAssertTrue(condition(), "\(what); status: \(status()); log: \(daemon.log.suffix(2000))")
+            XCTAssertTrue(eventually(timeout: timeout, pollingEvery: 0.5, condition), "\(what); status: \(status()); log: \(daemon.log.suffix(2000))")
         }
         XCTAssertTrue(daemon.waitUntilReady(timeout: 90), daemon.log)
         waitFor("the first-start sync") { (try? WavedialDatabase.open(path: directory.path("db/wavedial.sqlite")).stationCount()) == 1 }
