@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "wavedial", targets: ["wavedial"]),
         .executable(name: "wavediald", targets: ["wavediald"]),
         .executable(name: "wavedial-player", targets: ["wavedial-player"]),
-        // Libraries for the packages in Benchmarks/ and Fuzz/.
+        // Libraries for the packages in bench/ and Fuzz/.
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
         .library(name: "Supervisor", targets: ["Supervisor"]),
@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
         .library(name: "PrintableText", targets: ["PrintableText"]),
         .library(name: "Display", targets: ["Display"]),
+        .library(name: "Hardware", targets: ["Hardware"]),
+        // For gpio-bench, which makes its gpio-sim chip as the tests do.
+        .library(name: "WavedialTestSupport", targets: ["WavedialTestSupport"]),
     ],
     // Tools 6.0 and these minimums are what Debian 13's Swift 6.0.3 can build and resolve: SwiftPM
     // skips versions whose manifests need a newer Swift (GRDB from 7.9 and swift-log from 1.12 do).
@@ -105,24 +108,11 @@ let package = Package(
                            "PrintableText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
-        // LCD bus cost per frame (bytes and I2C milliseconds); prints a table for docs/BENCHMARKS.md.
-        .executableTarget(name: "lcd-bench", dependencies: ["Hardware", "Display"], path: "bench/lcd",
-                          swiftSettings: swift5),
-        // Decoding CPU time of a file, fed as the audio thread feeds (bench/decoders: run.sh, ogg.sh against ffmpeg).
-        .executableTarget(name: "decoder-bench", dependencies: ["Audio"], path: "bench/decoders", exclude: ["run.sh", "ogg.sh"],
-                          swiftSettings: swift5),
-
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
             dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CCurl", "CEvdev"],
             swiftSettings: swift5),
-
-        // Input benchmark on gpio-sim in the gpio-vm guest (bench/gpio/run.sh); not a product.
-        .executableTarget(
-            name: "gpio-bench",
-            dependencies: ["Hardware", "WavedialTestSupport", .product(name: "Logging", package: "swift-log")],
-            path: "bench/gpio", exclude: ["run.sh"], swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),
@@ -135,6 +125,6 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),
         // Black box (the built binaries), plus the demo band's station table to check what they play.
-        .testTarget(name: "CLITests", dependencies: ["WavedialTestSupport", "Supervisor"], swiftSettings: swift5),
+        .testTarget(name: "IntegrationTests", dependencies: ["WavedialTestSupport", "Supervisor"], swiftSettings: swift5),
     ]
 )

@@ -18,11 +18,15 @@ public enum ProjectPaths {
     /// The shared station records beside the checkout (`../shared/data`), read, never copied.
     public static let sharedData = root.deletingLastPathComponent().appendingPathComponent("shared/data")
 
-    /// A product built beside the test bundle (`swift build --build-tests` builds them all).
-    public static func product(_ name: String, besides bundle: Bundle) -> URL {
+    /// A product (`wavedial`, `wavediald`, ...) built beside the running test bundle: `swift build
+    /// --build-tests` builds them all. The one way tests find a binary of this package.
+    public static func product(_ name: String) -> URL {
         // On Linux the bundle URL is the build folder itself; elsewhere it is the .xctest inside it.
-        let url = bundle.bundleURL
+        let url = Bundle(for: ProductMarker.self).bundleURL
         let folder = url.pathExtension == "xctest" ? url.deletingLastPathComponent() : url
         return folder.appendingPathComponent(name)
     }
 }
+
+/// A class of the test bundle's own image, for `Bundle(for:)`.
+private final class ProductMarker {}

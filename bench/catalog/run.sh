@@ -13,7 +13,7 @@ scripts/install-deps build test-catalog
 
 python3 bench/catalog/make_catalog.py "$count" "$work/stations.json" ../shared/data
 bin=$(scripts/build-release --product wavedial)/wavedial
-(cd Benchmarks && swift build -c release --product catalog-bench >/dev/null)
+(cd bench && swift build -c release --product catalog-bench >/dev/null)
 
 python3 Tests/Fixtures/radio_browser_server.py --stations "$work/stations.json" >"$work/port" &
 server=$!
@@ -38,5 +38,5 @@ for run in empty full; do
   /usr/bin/time -f "$run: %e s wall, %M KiB peak RSS" "$bin" --config "$work/config.toml" sync 2>&1 | tail -2
 done
 echo "== queries"
-"$(cd Benchmarks && swift build -c release --show-bin-path)/catalog-bench" "$work/wavedial.sqlite" 500
+"$(cd bench && swift build -c release --show-bin-path)/catalog-bench" "$work/wavedial.sqlite" 500
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"

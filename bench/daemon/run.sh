@@ -23,7 +23,7 @@ work="$BENCH_DIR/daemon"
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/opt/swift/usr/bin:$PATH"
 bin=$("$root/scripts/build-release" --product wavediald --product wavedial)
-(cd "$root/Benchmarks" && swift build -c release --product knob-bench >/dev/null)
+(cd "$root/bench" && swift build -c release --product knob-bench >/dev/null)
 
 . "$root/bench/radio.sh"
 
@@ -67,5 +67,5 @@ bin="$bin" VOLUME_PORT=$((PORT + 70)) "$here/volume.sh" "$reps"
 bin="$bin" WARM_PORT=$((PORT + 90)) "$here/warm.sh" "$reps"
 
 echo "== detent → LCD"
-"$(cd "$root/Benchmarks" && swift build -c release --show-bin-path)/knob-bench" 300
+"$(cd "$root/bench" && swift build -c release --show-bin-path)/knob-bench" 300
 echo "== machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 runs=${RUNS:-5}
 mkdir -p .build-media
-swift build -c release --product decoder-bench -q
-bin=$(swift build -c release --show-bin-path)/decoder-bench
+swift build -c release --package-path bench --product decoder-bench -q
+bin=$(swift build -c release --package-path bench --show-bin-path)/decoder-bench
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ffmpeg_cpu() {

@@ -17,8 +17,8 @@ for seconds in 1 60; do
   ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=$seconds" -ac 2 \
     -c:a aac -b:a 64k -movflags +frag_keyframe+empty_moov+default_base_moof -frag_duration 1000000 -f mp4 "$work/tone$seconds.mp4"
 done
-swift build -c release --package-path Benchmarks --product hls-demux-bench -q
-bin=$(swift build -c release --package-path Benchmarks --show-bin-path)
+swift build -c release --package-path bench --product hls-demux-bench -q
+bin=$(swift build -c release --package-path bench --show-bin-path)
 ffmpeg_cpu() {  # median user+system seconds of 5 runs over the file $2 times
   for _ in 1 2 3 4 5; do
     /usr/bin/time -f "%U %S" ffmpeg -hide_banner -loglevel error -nostdin -stream_loop $(($2 - 1)) -i "$1" -c copy -f adts -y /dev/null \

@@ -30,8 +30,7 @@ final class StreamCommandsTests: XCTestCase {
 
     /// Runs the `wavedial` built next to this test bundle.
     private func wavedial(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("wavedial")
+        let executable = ProjectPaths.product("wavedial")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -148,8 +147,7 @@ final class StreamCommandsTests: XCTestCase {
 
     func testPlayURLBecomesTheFoundationFreePlayerWithNamedThreads() throws {
         let capture = AlsaCapture.device(named: "cli-exec")
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("wavedial")
+        let executable = ProjectPaths.product("wavedial")
         let process = Process()
         process.executableURL = executable
         process.arguments = ["play-url", "--device", capture.device, server.url("/ok.mp3")]
