@@ -136,8 +136,10 @@ public final class Daemon {
                 onQuit: { stop.signal() }) : nil
         terminal?.start()
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
-        let released = ExecutableImage.releaseStartUpPages()
+        let released = MappedImages.releaseStartUpPages()
         logger.debug("start-up pages released", metadata: ["regions": "\(released.count)"])
+        let pageRelease = SettledPageRelease(logger: logger)
+        pageRelease.start(following: controller)
         let watchdog = startWatchdog(controller)
         logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
 
@@ -145,6 +147,7 @@ public final class Daemon {
 
         notifier.notify("STOPPING=1\nSTATUS=shutting down")
         logger.info("shutting down")
+        pageRelease.stop()
         terminal?.stop()
         // Every thread and timer ends before `run` returns: the process's exit handlers (OpenSSL's,
         // GnuTLS's) free what libcurl and alsa-lib use, under any thread still inside them. A sync

@@ -1,24 +1,28 @@
 import Foundation
 
-/// The process's own executable as mapped in memory.
+/// The process's executable and shared libraries as mapped in memory.
 ///
 /// Starting the daemon runs code and reads constants that a playing radio does not use again (the
 /// config parser, the database's set-up, Unicode and ICU tables, the Swift runtime's first metadata
-/// lookups). The kernel maps a binary's pages in blocks of 64 KB and more around each one touched
-/// (fault-around, large page-cache folios), so that start-up stays resident, a few MB of the daemon's
-/// RSS, until memory runs short. `releaseStartUpPages()` hands those pages back once the radio is ready;
-/// the ones playing uses come back at their next use.
-enum ExecutableImage {
-    /// Part of the executable in memory: a mapping by its permissions, or a section by its name.
+/// lookups), and so does reaching a station (libcurl's and the TLS libraries' set-up, the resolver).
+/// The kernel maps a file's pages in blocks of 64 KB and more around each one touched (fault-around,
+/// large page-cache folios), so that stays resident, a few MB of the daemon's RSS, until memory runs
+/// short. `releaseStartUpPages()` hands those pages back (once the radio is ready, and once a station has
+/// played a while); the ones playing uses come back at their next use.
+enum MappedImages {
+    /// Part of a file in memory: a mapping by its permissions, or a section by its name.
     struct Region: Equatable {
         let start: UInt
         let length: Int
         let name: String
+        /// The file mapped: the executable or a shared library.
+        let file: String
     }
 
-    /// Asks the kernel to reclaim the start-up pages now (`MADV_PAGEOUT`): the executable's code and
-    /// read-only mappings, and its constant data. Those pages are clean copies of the file, so nothing is
-    /// written anywhere; pages another process maps too are not reclaimed.
+    /// Asks the kernel to reclaim the start-up pages now (`MADV_PAGEOUT`): the executable's and the
+    /// shared libraries' code and read-only mappings, and the executable's constant data. Those pages are
+    /// clean copies of the files, so nothing is written anywhere; pages another process maps too are not
+    /// reclaimed.
     /// - Returns: the regions advised; empty when `/proc` cannot tell which they are.
     @discardableResult
     static func releaseStartUpPages() -> [Region] {
@@ -29,24 +33,28 @@ enum ExecutableImage {
         return regions
     }
 
-    /// The executable's mappings that are not writable (code, headers, read-only data), from
-    /// `/proc/self/maps`, and its `.rodata`. Swift's compiler emits some constant sections as writable, so
-    /// the linker puts all of `.rodata` in a writable segment, whose other pages (data, relocated
-    /// pointers) are the process's own and stay.
+    /// The mappings of files that are not writable (code, headers, read-only data), from
+    /// `/proc/self/maps`, and the executable's `.rodata`. Swift's compiler emits some constant sections as
+    /// writable, so the linker puts all of `.rodata` in a writable segment, whose other pages (data,
+    /// relocated pointers) are the process's own and stay.
     static func startUpRegions() -> [Region] {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-              let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+              let maps = wholeFile("/proc/self/maps") else { return [] }
         var base: UInt?
         var regions: [Region] = []
         for line in maps.split(separator: "\n") {
             // start-end perms offset device inode path
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, fields[5].trimmingCharacters(in: .whitespaces) == executable else { continue }
+            guard fields.count == 6 else { continue }
+            let file = fields[5].trimmingCharacters(in: .whitespaces)
+            // Files only: not the heap, stacks, [vdso] or anonymous memory; not devices (a sound card's
+            // buffer mapped from /dev is no copy of a file).
+            guard file.hasPrefix("/"), !file.hasPrefix("/dev/"), !file.hasSuffix(" (deleted)") else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
             guard bounds.count == 2, bounds[1] > bounds[0] else { continue }
-            if fields[2].allSatisfy({ $0 == "0" }) { base = base ?? bounds[0] }
+            if file == executable, fields[2].allSatisfy({ $0 == "0" }) { base = base ?? bounds[0] }
             if !fields[1].contains("w") {
-                regions.append(Region(start: bounds[0], length: Int(bounds[1] - bounds[0]), name: String(fields[1])))
+                regions.append(Region(start: bounds[0], length: Int(bounds[1] - bounds[0]), name: String(fields[1]), file: file))
             }
         }
         if let base, let section = section(".rodata", in: executable) {
@@ -56,9 +64,25 @@ enum ExecutableImage {
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
             let start = (address + page - 1) / page * page
             let end = (address + section.size) / page * page
-            if end > start { regions.append(Region(start: start, length: Int(end - start), name: ".rodata")) }
+            if end > start { regions.append(Region(start: start, length: Int(end - start), name: ".rodata", file: executable)) }
         }
         return regions
+    }
+
+    /// A file read to its end: `/proc` files say they are empty, and a read of a size stops short.
+    private static func wholeFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[0..<count]
+        }
     }
 
     /// A section's address and size, from the ELF file's section headers, and whether the address is
