@@ -3,7 +3,7 @@ import PrintableText
 
 /// What each MPD command does with the radio and what it answers: the active band is the queue (one song a
 /// station, lowest frequency first, `Pos` from 0 and `Id` from 1), `favorites` and `nearby` are the stored
-/// playlists, the station is the song (`Name:` its name, `Title:` the stream's title). `next`/`previous` step
+/// playlists, the station is the song (`Name:` its name, `Title:` the stream's title, when it sent one). `next`/`previous` step
 /// along the dial, `stop` pauses, `add`/`addid` of a URL tunes it as `wavedial tune URL` does. The library
 /// commands answer with nothing, as for an empty database.
 ///
@@ -263,7 +263,8 @@ public struct MpdResponder {
 
     static func song(_ entry: DialListing.Entry, title: String?, position: Int?) -> String {
         var text = "file: \(uri(entry))\nName: \(printable(entry.name))\n"
-        text += "Title: \(printable(title ?? entry.name))\n"
+        // No title when the station sent none: clients then show the name alone.
+        if let title, !title.isEmpty { text += "Title: \(printable(title))\n" }
         if let position { text += "Pos: \(position)\nId: \(position + 1)\n" }
         return text
     }

@@ -64,7 +64,7 @@ final class MpdResponderTests: XCTestCase {
 
     func testTheBandIsTheQueueAndFavoritesAndNearbyAreStoredPlaylists() throws {
         let radio = makeRadio()
-        XCTAssertEqual(try answer(radio, "playlistinfo 2"), "file: wavedial://station/c-3\nName: Gamma\nTitle: Gamma\nPos: 2\nId: 3\n")
+        XCTAssertEqual(try answer(radio, "playlistinfo 2"), "file: wavedial://station/c-3\nName: Gamma\nPos: 2\nId: 3\n")
         XCTAssertEqual(try answer(radio, "playlistinfo").components(separatedBy: "file: ").count, 4)
         XCTAssertEqual(try answer(radio, "playlistinfo 1:"), try answer(radio, "playlistinfo 1:9"))
         XCTAssertThrowsError(try answer(radio, "playlistinfo 3"))
