@@ -238,3 +238,61 @@ private final class MpdLineClient {
         }
     }
 }
+
+/// The MPD server under systemd: `wavedial config sockets` writes the socket unit from `[mpd]`, and the
+/// daemon serves on the socket it is handed (here by `systemd-socket-activate`, as systemd would).
+final class DaemonMpdSocketActivationTests: XCTestCase {
+    func testConfigSocketsWritesTheUnitOfAnEnabledServerOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var cli = CLIRunner()
+        let config = directory.path("config.toml")
+        try "[mpd]\nenabled = true\nport = 6611\nallow = [\"192.168.0.0/16\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        cli.environment["WAVEDIAL_CONFIG"] = config
+        let units = directory.path("generator")
+        let written = try cli.run("config", "sockets", units)
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let unit = try String(contentsOfFile: units + "/wavediald-mpd.socket", encoding: .utf8)
+        XCTAssertTrue(unit.contains("ListenStream=127.0.0.1:6611\n") && unit.contains("IPAddressAllow=192.168.0.0/16\n"), unit)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: units + "/sockets.target.wants/wavediald-mpd.socket"),
+                       "../wavediald-mpd.socket")
+
+        try "[mpd]\nenabled = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let none = directory.path("none")
+        XCTAssertEqual(try cli.run("config", "sockets", none).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: none + "/wavediald-mpd.socket"))
+        try "[mpd]\nenabled = true\nbind = \"0.0.0.0\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let refused = try cli.run("config", "sockets", none)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("mpd.password"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: none + "/wavediald-mpd.socket"))
+    }
+
+    func testTheDaemonServesOnTheSocketSystemdHandsIt() throws {
+        let activate = "/usr/bin/systemd-socket-activate"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed")
+        let handed = freeLoopbackPort()
+        // The config names another port: only the handed socket can answer on `handed`.
+        let radio = try RadioUnderTest(stations: [.init(uuid: "00000000-0000-4000-8000-0000000000d9", name: "Quiet FM",
+                                                        url: "http://127.0.0.1:9/")]) { config in
+            config.extra += "\n[mpd]\nenabled = true\nport = \(freeLoopbackPort())\n"
+        }
+        defer { radio.stop() }
+        let daemon = try DaemonProcess(
+            configPath: radio.configPath, socketPath: radio.socketPath, logPath: radio.directory.path("daemon.log"),
+            launcher: [activate, "--listen=127.0.0.1:\(handed)", "--fdname=mpd"])
+        defer { _ = daemon.terminate() }
+        // systemd-socket-activate starts the daemon at the first connection, which the daemon then serves.
+        var connected: MpdLineClient?
+        let deadline = Date().addingTimeInterval(10)
+        while connected == nil && Date() < deadline {
+            connected = try? MpdLineClient(port: handed)
+            if connected == nil { usleep(100_000) }
+        }
+        let client = try XCTUnwrap(connected, "systemd-socket-activate listens")
+        XCTAssertEqual(client.readLine(), "OK MPD 0.23.0", daemon.log)
+        client.send("status\n")
+        XCTAssertEqual(client.readLine()?.hasPrefix("volume: "), true)
+        XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
+    }
+}

@@ -42,9 +42,10 @@ public final class MpdServer: @unchecked Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// Listens on `bind`:`port` and starts accepting. - Throws: ``StreamSocket/Failure``.
-    public func start() throws {
-        let listener = try StreamSocket.listen(host: settings.bind, port: settings.port)
+    /// Starts accepting on `inherited` (systemd's `wavediald-mpd.socket`), else listens on `bind`:`port`.
+    /// - Throws: ``StreamSocket/Failure``.
+    public func start(inherited: StreamSocket? = nil) throws {
+        let listener = try inherited ?? StreamSocket.listen(host: settings.bind, port: settings.port)
         port = listener.localPort
         let allowList = ClientAllowList(settings.allow)
         let connections = ConnectionServer(
