@@ -17,7 +17,7 @@ public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer
 private final class HostileRadio: MpdRadio, @unchecked Sendable {
     let status: RadioStatus = {
         var status = try! JSONDecoder().decode(RadioStatus.self, from: Data("""
-            {"state":"playing","volume":40,"muted":false,"favorite":false,"band":"nearby","needle_mhz":94.1,
+            {"state":"playing","volume":40,"muted":false,"favorite":false,"band":"nearby","needle_mhz":94.1,"sleep_remaining_s":null,"next_alarm":null,
              "station":{"stationuuid":"a\\nOK","name":"Bad\\r\\nACK [5@0] {x} y","frequency_mhz":94.1},
              "title":"Song\\nchanged: player\\u0000\\u001b[2J"}
             """.utf8))
