@@ -291,7 +291,8 @@ public struct MpdResponder {
             guard start < count else { throw MpdError(.argument, "Bad song index") }
             return start..<(start + 1)
         }
-        let end = parts[1].isEmpty ? count : try number(parts[1], "range")
+        var end = count
+        if !parts[1].isEmpty { end = try number(parts[1], "range") }
         guard start <= end else { throw MpdError(.argument, "Bad song range") }
         return min(start, count)..<min(end, count)
     }
