@@ -9,7 +9,7 @@ import WavedialConfig
 /// A ``ConnectionServer`` accepts (`wd-mpd`) at most ``maximumClients`` at once, closes a client whose
 /// address `allow` does not list as it connects, and serves each on a thread of its own: lines at most
 /// ``maximumLineLength`` bytes (a longer one closes the connection, as MPD does), command lists at most
-/// ``MpdSession/maximumCommandListLength`` commands, and a client that says nothing for the idle timeout
+/// ``MpdSession/maximumCommandListLength`` commands and ``MpdSession/maximumCommandListBytes`` bytes, and a client that says nothing for the idle timeout
 /// (60 s, MPD's `connection_timeout`) is closed, unless it waits in `idle`. Start after the controller,
 /// stop before it.
 public final class MpdServer: @unchecked Sendable {

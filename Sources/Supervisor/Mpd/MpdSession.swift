@@ -4,8 +4,11 @@
 ///
 /// Pure: the connection's thread owns it and feeds it lines and the subsystems that changed.
 public struct MpdSession {
-    /// The most commands one command list may hold (MPD bounds its lists by bytes, 2 MiB; this by count).
+    /// The most commands one command list may hold.
     public static let maximumCommandListLength = 1024
+    /// The most bytes of commands one list may hold (MPD's default is 2 MiB; 16 clients' lists must fit
+    /// well within the daemon's memory limit).
+    public static let maximumCommandListBytes = 256 * 1024
 
     /// What the connection does after a line.
     public struct Reply: Equatable {
@@ -29,6 +32,8 @@ public struct MpdSession {
     private static let notInLists: Set<String> = ["command_list_begin", "command_list_ok_begin", "idle", "noidle", "close"]
 
     private var state = State.ready
+    /// The bytes of the command list being received.
+    private var collectedBytes = 0
     private let password: String
     /// Commands that change the radio's state, which need the password when one is set.
     private let stateChanging: Set<String>
@@ -72,12 +77,14 @@ public struct MpdSession {
                 state = .ready
                 return Reply(text: run(lines, okEach: okEach, execute: execute))
             }
-            guard lines.count < Self.maximumCommandListLength else {
+            let bytes = collectedBytes + line.utf8.count
+            guard lines.count < Self.maximumCommandListLength, bytes <= Self.maximumCommandListBytes else {
                 state = .ready
-                return Reply(text: MpdError(.argument, "command list longer than \(Self.maximumCommandListLength) commands")
+                return Reply(text: MpdError(.argument, "command list longer than \(Self.maximumCommandListLength) commands or \(Self.maximumCommandListBytes) bytes")
                     .line(command: "command_list_begin", index: lines.count), closes: true)
             }
             lines.append(line)
+            collectedBytes = bytes
             state = .collecting(okEach: okEach, lines: lines)
             return Reply(text: "")
         case .ready:
@@ -90,6 +97,7 @@ public struct MpdSession {
             switch command.name {
             case "command_list_begin", "command_list_ok_begin":
                 state = .collecting(okEach: command.name == "command_list_ok_begin", lines: [])
+                collectedBytes = 0
                 return Reply(text: "")
             case "command_list_end":
                 return Reply(text: MpdError(.notList, "not in command list mode").line(command: command.name, index: 0))

@@ -52,6 +52,13 @@ final class MpdSessionTests: XCTestCase {
         XCTAssertTrue(reply.closes)
         XCTAssertTrue(reply.text.hasPrefix("ACK [2@1024] {command_list_begin} command list longer than 1024 commands"), reply.text)
         XCTAssertEqual(ran, [])
+
+        var bytes = MpdSession(password: "", stateChanging: [])
+        _ = send(&bytes, "command_list_begin")
+        let long = "add \"" + String(repeating: "x", count: 4000) + "\""
+        for _ in 0..<(MpdSession.maximumCommandListBytes / long.utf8.count) { XCTAssertEqual(send(&bytes, long).text, "") }
+        XCTAssertTrue(send(&bytes, long).closes, "past the bytes a list may hold")
+        XCTAssertEqual(ran, [])
     }
 
     func testIdleAnswersWithTheChangesItWaitsFor() {
