@@ -146,6 +146,8 @@ for product in "${products[@]}"; do
   put "$from/$product" "$prefix/bin/$product" 0755
 done
 sed "s|/usr/bin/wavediald|$prefix/bin/wavediald|" "$here/wavediald.service" | put_text "$unit_dir/wavediald.service" 0644
+# The generator that writes wavediald-mpd.socket from [mpd] (its IPAddressAllow= follows `allow`).
+sed "s|/usr/bin/wavedial|$prefix/bin/wavedial|" "$here/wavedial-generator" | put_text "$lib_dir/systemd/system-generators/wavedial-generator" 0755
 put "$here/wavedial.rules" "$lib_dir/udev/rules.d/60-wavedial.rules" 0644
 put "$here/wavedial-modules.conf" "$lib_dir/modules-load.d/wavedial.conf" 0644
 put "$here/wavedial.example.toml" "$prefix/share/doc/wavedial/wavedial.example.toml" 0644

@@ -33,6 +33,7 @@ remove() {
   done
 }
 remove "$prefix/bin/wavedial" "$prefix/bin/wavedial-player" "$prefix/bin/wavediald" "$unit_dir/wavediald.service" \
+  "$lib_dir/systemd/system-generators/wavedial-generator" \
   "$lib_dir/udev/rules.d/60-wavedial.rules" "$lib_dir/modules-load.d/wavedial.conf" \
   "$prefix/share/bash-completion/completions/wavedial" "$zsh_dir/_wavedial" \
   "$prefix/share/fish/vendor_completions.d/wavedial.fish"

@@ -51,6 +51,8 @@ public final class Daemon {
             _ = reload(controller)
             notifier.notify("READY=1")
         }
+        // Before any thread starts a process: the sockets systemd passed are this process's alone.
+        let listeners = SystemdListeners.takeFromEnvironment()
         // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
         CurlEasy.initializeLibrary()
         let mixer: AlsaMixer?
@@ -129,6 +131,8 @@ public final class Daemon {
             return 1
         }
 
+        let mpd = startMpd(controller, listeners: listeners)
+
         let terminal = mode == .simulator(interactive: true)
             ? TerminalSimulator(
                 controller: controller, display: display,
@@ -156,6 +160,7 @@ public final class Daemon {
         func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
         ended("wd-sync", catalog.stop(waitingUpTo: 10))
         ended("wd-control", server.stop(waitingUpTo: 3))
+        ended("wd-mpd", mpd?.stop(waitingUpTo: 3) ?? true)
         ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
         ended("wd-ir-supervisor", remote?.stop(waitingUpTo: 2) ?? true)
         simulatedInput?.reader.stop()  // wakes its simulated lines: returns as soon as wd-gpio has ended
@@ -228,6 +233,22 @@ public final class Daemon {
         } catch {
             logger.error("configuration not reloaded", metadata: ["error": "\(error)"])
             return .failure("config \(error)")
+        }
+    }
+
+    /// The MPD server, when `[mpd] enabled`. One that cannot listen (the port taken) is left out and said
+    /// why: the radio plays on without it.
+    private func startMpd(_ controller: RadioController, listeners: SystemdListeners) -> MpdServer? {
+        guard configuration.mpd.isEnabled else { return nil }
+        let server = MpdServer(settings: configuration.mpd, radio: controller, logger: Logger(label: "wavedial.mpd"))
+        // Under systemd the socket unit made from [mpd] listens (its IPAddressAllow guards the clients).
+        let inherited = listeners.descriptors["mpd"].map { StreamSocket.adopting(listeningDescriptor: $0) }
+        do {
+            try server.start(inherited: inherited)
+            return server
+        } catch {
+            logger.error("the MPD server cannot listen", metadata: ["mpd.bind": "\(configuration.mpd.bind)", "mpd.port": "\(configuration.mpd.port)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -22,6 +22,8 @@ public struct Configuration: Sendable, Equatable {
     public var ir = IRSettings()
     public var daemon = DaemonSettings()
     public var clock = ClockSettings()
+    /// `[mpd]`: the MPD protocol server (port 6600).
+    public var mpd = ListenerSettings(port: 6600)
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct Configuration: Sendable, Equatable {
         configuration.ir = IRSettings(file.section("ir"))
         configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
         configuration.clock = ClockSettings(sleep: file.section("sleep"), alarm: file.section("alarm"))
+        configuration.mpd = ListenerSettings(file.section("mpd"), defaultPort: 6600)
         try file.finish()
         return configuration
     }

@@ -94,6 +94,11 @@ public final class StreamSocket {
         return socket
     }
 
+    /// A listening socket this process was handed (systemd's socket activation), which it owns from now on.
+    public static func adopting(listeningDescriptor descriptor: Int32) -> StreamSocket {
+        StreamSocket(descriptor: descriptor)
+    }
+
     /// Connects over TCP to `host` (a numeric IP address) and `port`.
     public static func connect(host: String, port: Int) throws -> StreamSocket {
         guard let address = IPAddress(host), (0...65535).contains(port) else {

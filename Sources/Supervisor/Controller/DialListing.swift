@@ -12,6 +12,13 @@ public struct DialListing: Sendable, Equatable {
         public var frequencyMHz: Double?
         /// Its number among the favorites (1 is the first, as `favorite(number:)` takes it); nil when not a favorite.
         public var favoriteNumber: Int?
+
+        public init(stationuuid: String, name: String, frequencyMHz: Double?, favoriteNumber: Int? = nil) {
+            self.stationuuid = stationuuid
+            self.name = name
+            self.frequencyMHz = frequencyMHz
+            self.favoriteNumber = favoriteNumber
+        }
     }
 
     /// `nearby` or `favorites`, as ``RadioStatus/band``.
@@ -24,6 +31,15 @@ public struct DialListing: Sendable, Equatable {
     public var dial: [Entry]
     /// The favorites, in the order their numbers follow.
     public var favorites: [Entry]
+
+    public init(band: String, startMHz: Double, endMHz: Double, needleMHz: Double, dial: [Entry], favorites: [Entry]) {
+        self.band = band
+        self.startMHz = startMHz
+        self.endMHz = endMHz
+        self.needleMHz = needleMHz
+        self.dial = dial
+        self.favorites = favorites
+    }
 }
 
 extension RadioController {
