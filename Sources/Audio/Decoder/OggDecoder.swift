@@ -41,6 +41,8 @@ public final class OggDecoder: AudioDecoder {
     /// Decoded samples not yet read, from `pcmOffset` on, in `format`.
     private var pcm: [Int16] = []
     private var pcmOffset = 0
+    /// Where an Opus packet is decoded (room for the longest), before its samples join `pcm`.
+    private var opusOutput: [Int16] = []
     /// Frames still to drop at the start of the stream (Opus pre-skip).
     private var framesToSkip = 0
     /// Frames decoded in this stream, dropped ones included: the granule position's count.
@@ -207,14 +209,15 @@ public final class OggDecoder: AudioDecoder {
 
     private func decodeOpus(_ opus: OpusPacketDecoder, _ packet: UnsafeMutablePointer<ogg_packet>,
                             _ bytes: UnsafeRawBufferPointer) {
-        let start = pcm.count
         let room = OpusPacketDecoder.maximumFrames * opus.channels
-        pcm.append(contentsOf: repeatElement(0, count: room))
-        let frames = pcm.withUnsafeMutableBufferPointer { samples in
-            opus.decode(bytes, into: UnsafeMutableBufferPointer(rebasing: samples[start...]))
+        if opusOutput.count < room { opusOutput = [Int16](repeating: 0, count: room) }
+        // Into a buffer kept for the stream, then only the packet's samples onto `pcm`: growing `pcm` by
+        // the largest packet's room and shrinking it back zeroed 23 KB a 20 ms packet.
+        opusOutput.withUnsafeMutableBufferPointer { output in
+            let frames = opus.decode(bytes, into: output)
+            pcm.append(contentsOf: UnsafeBufferPointer(rebasing: output[0..<(frames * opus.channels)]))
+            keep(frames: frames, of: packet, bytes: bytes.count)
         }
-        pcm.removeLast(room - frames * opus.channels)
-        keep(frames: frames, of: packet, bytes: bytes.count)
     }
 
     /// Of the `frames` frames a packet just appended to `pcm`, drops those before the stream's start

@@ -1,6 +1,5 @@
 import COgg
 import CVorbis
-import Glibc
 
 /// One Vorbis logical stream's packets to S16 PCM (libvorbis: `vorbis_synthesis_headerin`, then
 /// `vorbis_synthesis`, `vorbis_synthesis_blockin` and `vorbis_synthesis_pcmout`).
@@ -136,7 +135,7 @@ final class VorbisPacketDecoder {
                     guard let source = pcm[channel] else { continue }
                     var index = start + channel
                     for frame in 0..<frames {
-                        samples[index] = Self.sample(source[frame])
+                        samples[index] = Int16(fullScale: source[frame])
                         index += channels
                     }
                 }
@@ -145,15 +144,5 @@ final class VorbisPacketDecoder {
             total += frames
         }
         return total
-    }
-
-    /// A float sample as S16, clipped (a hot encode overshoots ±1); NaN is silence.
-    @inline(__always)
-    private static func sample(_ value: Float) -> Int16 {
-        let scaled = value * 32768
-        if scaled >= 32767 { return 32767 }
-        if scaled <= -32768 { return -32768 }
-        guard !scaled.isNaN else { return 0 }
-        return Int16(truncatingIfNeeded: lrintf(scaled))
     }
 }

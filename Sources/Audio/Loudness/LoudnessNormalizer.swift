@@ -79,7 +79,7 @@ final class LoudnessNormalizer {
         scratch.withUnsafeMutableBufferPointer { buffer in
             scale(samples, into: buffer, frames: frames, channels: format.channels, to: gain)
             limiter?.process(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
-            for index in 0..<count { samples[index] = Int16(clamping: lrintf(buffer[index] * 32768)) }
+            for index in 0..<count { samples[index] = Int16(fullScale: buffer[index]) }
         }
         linearGain = gain
         guard measuredSeconds >= Self.reportAfterSeconds, measuredSeconds - reportedAtSeconds >= Self.reportIntervalSeconds
@@ -87,14 +87,15 @@ final class LoudnessNormalizer {
         return report(isLast: false)
     }
 
-    /// The mean square of `count` samples, full scale 1.
+    /// The mean square of `count` samples, full scale 1. Summed exactly in integers, which vectorize (a float
+    /// sum must keep its order and does not).
     private static func meanSquare(_ samples: UnsafeMutableBufferPointer<Int16>, count: Int) -> Float {
-        var sum: Float = 0
+        var sum: Int64 = 0
         for index in 0..<count {
-            let value = Float(samples[index])
-            sum += value * value
+            let value = Int32(samples[index])
+            sum &+= Int64(value &* value)
         }
-        return sum / (Float(count) * 32768 * 32768)
+        return Float(sum) / (Float(count) * 32768 * 32768)
     }
 
     /// Converts to floating point with the gain ramped from where the last chunk ended to `gain`.

@@ -149,8 +149,12 @@ final class TruePeakLimiter {
 
     /// The largest magnitude among `count` samples and the history (the windows reach back into it).
     private func largestSample(_ samples: UnsafePointer<Float>, count: Int) -> Float {
-        var largest: Float = 0
-        for index in 0..<count { largest = max(largest, abs(samples[index])) }
+        // On magnitudes' bit patterns: for floats that are not NaN they order as the values do, and an integer
+        // maximum vectorizes where a float one (which must pass NaN over) does not. The samples are scaled
+        // 16-bit ones: never NaN.
+        var largestBits: UInt32 = 0
+        for index in 0..<count { largestBits = max(largestBits, samples[index].bitPattern & 0x7FFF_FFFF) }
+        var largest = Float(bitPattern: largestBits)
         for index in 0..<(channels * 2 * Self.tapsPerPhase) { largest = max(largest, abs(history[index])) }
         return largest
     }

@@ -71,6 +71,22 @@ final class OggDecoderTests: XCTestCase {
         XCTAssertEqual(rms(quieter.allSamples) / rms(plain.allSamples), 0.5, accuracy: 0.01)
     }
 
+    func testOpusMonoAndStereoDecodeEveryFrameOfTheTone() throws {
+        // Channel mapping family 0, what stations send: libopus's plain decoder.
+        for channels in [1, 2] {
+            let bytes = try tone(.opus, channels: channels)
+            XCTAssertEqual(OggTestPages.packets(of: bytes).packets[0].data[18], 0)
+            let decoded = try decode(bytes)
+            XCTAssertEqual(decoded.formats, [PCMFormat(sampleRate: 48000, channels: channels)])
+            XCTAssertEqual(decoded.frameCounts, [96000])
+            let samples = decoded.segments.first?.samples ?? []
+            for channel in 0..<channels {
+                XCTAssertEqual(PCMAnalysis.frequency(samples, channels: channels, sampleRate: 48000, channel: channel), 440,
+                               accuracy: 2)
+            }
+        }
+    }
+
     func testOpusSurroundDecodesEveryChannel() throws {
         // Six channels: channel mapping family 1, four streams of which two are coupled.
         let bytes = try tone(.opus, channels: 6)
