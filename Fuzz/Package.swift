@@ -18,6 +18,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-clock", "WavedialCore"),
     // The IR receiver's input device (evdev records) through the remote's key map to the radio's intents.
     ("fuzz-evdev", "Supervisor"),
+    // The web page's HTTP requests through its routes (the JSON API, the login, the page).
+    ("fuzz-web", "Supervisor"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

@@ -129,6 +129,12 @@ public final class Daemon {
             return 1
         }
 
+        let web = WebServer.start(configuration.web, backend: WebBackend(
+            perform: { [self] request in
+                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            },
+            dialListing: controller.dialListing, search: database.search), logger: Logger(label: "wavedial.web"))
+
         let terminal = mode == .simulator(interactive: true)
             ? TerminalSimulator(
                 controller: controller, display: display,
@@ -152,6 +158,7 @@ public final class Daemon {
         var late: [String] = []
         func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
         ended("wd-sync", catalog.stop(waitingUpTo: 10))
+        ended("wd-web", web?.stop(waitingUpTo: 3) ?? true)
         ended("wd-control", server.stop(waitingUpTo: 3))
         ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
         ended("wd-ir-supervisor", remote?.stop(waitingUpTo: 2) ?? true)

@@ -22,6 +22,7 @@ public struct Configuration: Sendable, Equatable {
     public var ir = IRSettings()
     public var daemon = DaemonSettings()
     public var clock = ClockSettings()
+    public var web = WebSettings()
 
     public init() {}
 
@@ -47,6 +48,7 @@ public struct Configuration: Sendable, Equatable {
         configuration.ir = IRSettings(file.section("ir"))
         configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
         configuration.clock = ClockSettings(sleep: file.section("sleep"), alarm: file.section("alarm"))
+        configuration.web = WebSettings(file.section("web"))
         try file.finish()
         return configuration
     }
