@@ -44,10 +44,10 @@ struct WebPage {
         }
         page += """
             <section aria-label="Controls" class="buttons">
-            <button type="button" data-post="back" aria-label="Back">&#x23EE;&#xFE0E;</button>
-            <button type="button" data-post="play" aria-label="Play" id="play">&#x25B6;&#xFE0E;</button>
-            <button type="button" data-post="pause" aria-label="Pause" id="pause">&#x23F8;&#xFE0E;</button>
-            <button type="button" data-post="forward" aria-label="Forward">&#x23ED;&#xFE0E;</button>
+            <button type="button" data-post="back" aria-label="Back">\(Self.icon("M6 5h2v14H6zM20 5v14L9 12z"))</button>
+            <button type="button" data-post="play" aria-label="Play" id="play">\(Self.icon("M7 5v14l12-7z"))</button>
+            <button type="button" data-post="pause" aria-label="Pause" id="pause">\(Self.icon("M6 5h4v14H6zM14 5h4v14h-4z"))</button>
+            <button type="button" data-post="forward" aria-label="Forward">\(Self.icon("M16 5h2v14h-2zM4 5v14l11-7z"))</button>
             <button type="button" data-post="favorite" aria-label="Favorite" id="favorite">\(status?.favorite == true ? "&#x2665;" : "&#x2661;")</button>
             </section>
 
@@ -139,6 +139,11 @@ struct WebPage {
             + #"<button type="button" data-alarm="remove" data-id="\#(alarm.id)" aria-label="Remove">&#x2715;</button></li>"#
     }
 
+    /// A button's picture, drawn inline (fonts may lack the media symbols, and nothing is fetched).
+    private static func icon(_ path: String) -> String {
+        #"<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path fill="currentColor" d="\#(path)"/></svg>"#
+    }
+
     /// `94.1`: one decimal, as the dial shows it.
     static func megahertz(_ value: Double) -> String {
         value.isFinite ? String(format: "%.1f", value) : "0"
@@ -178,7 +183,7 @@ struct WebPage {
         button{cursor:pointer;min-width:48px}
         button.small{min-height:40px;font-size:.9rem}
         .buttons{display:grid;grid-template-columns:repeat(5,1fr);gap:.5rem}
-        .buttons button{font-size:1.5rem;min-height:56px}
+        .buttons button{font-size:1.5rem;min-height:56px;display:flex;align-items:center;justify-content:center}
         input[type=range]{width:100%;min-height:48px;accent-color:var(--accent);margin:0}
         #ticks{position:relative;height:14px;margin:0 12px}
         .tick{position:absolute;top:0;width:3px;height:14px;background:var(--accent);margin-left:-1px;border-radius:1px}
