@@ -147,6 +147,57 @@ final class DaemonWebTests: XCTestCase {
         XCTAssertEqual(try http("GET", "/api/status").status, 200, "and the others are still served")
     }
 
+    /// Replaces `[web]`'s extra keys in the radio's config file (before the daemon starts).
+    private func configureWeb(_ lines: String) throws {
+        let radio = try XCTUnwrap(radio)
+        let text = try String(contentsOfFile: radio.configPath, encoding: .utf8)
+        try text.replacingOccurrences(of: "[web]\nenabled = true\n", with: "[web]\nenabled = true\n\(lines)\n")
+            .write(toFile: radio.configPath, atomically: true, encoding: .utf8)
+    }
+
+    func testOpenToTheNetworkWithoutAPasswordTheDaemonRefusesToStartAndDoctorSaysWhy() throws {
+        let radio = try XCTUnwrap(radio)
+        try configureWeb(#"bind = "0.0.0.0""#)
+        let daemon = try DaemonProcess(configPath: radio.configPath, socketPath: radio.socketPath, logPath: radio.directory.path("refused.log"))
+        let deadline = Date().addingTimeInterval(20)
+        while daemon.process.isRunning && Date() < deadline { usleep(100_000) }
+        XCTAssertFalse(daemon.process.isRunning, "the daemon refuses to start")
+        if daemon.process.isRunning { _ = daemon.terminate() }
+        XCTAssertNotEqual(daemon.process.terminationStatus, 0)
+        XCTAssertTrue(daemon.log.contains("web.password"), daemon.log)
+        let doctor = try radio.cli.run("doctor")
+        XCTAssertNotEqual(doctor.status, 0)
+        XCTAssertTrue((doctor.stdout + doctor.stderr).contains("'web.password' must be set when bind is not a loopback address"),
+                      doctor.stdout + doctor.stderr)
+    }
+
+    func testAClientOutsideTheAllowListIsClosedOnAccept() throws {
+        try configureWeb(#"allow = ["10.0.0.0/8"]"#)
+        try XCTUnwrap(radio).startDaemon()
+        let socket = try StreamSocket.connect(host: "127.0.0.1", port: port)
+        _ = socket.write(Data("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        XCTAssertTrue(socket.waitUntilReadable(before: .now() + 10))
+        XCTAssertEqual(socket.read(), [], "closed without an answer")
+    }
+
+    func testWithAPasswordChangesNeedItReadingDoesNot() throws {
+        try configureWeb(#"password = "open sesame""#)
+        let radio = try start()
+        XCTAssertEqual(try http("GET", "/api/status").status, 200)
+        XCTAssertEqual(try http("POST", "/api/volume", body: #"{"value":11}"#).status, 401)
+        XCTAssertEqual(try http("POST", "/api/volume", body: #"{"value":12}"#, headers: ["Authorization": "Bearer open sesame"]).status, 200)
+        XCTAssertEqual(radio.status()["volume"] as? Int, 12)
+        XCTAssertEqual(try http("POST", "/api/login", body: #"{"password":"sesame"}"#).status, 401)
+        let login = try http("POST", "/api/login", body: #"{"password":"open sesame"}"#)
+        XCTAssertEqual(login.status, 200)
+        let cookie = try XCTUnwrap(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        XCTAssertEqual(try http("POST", "/api/volume", body: #"{"value":13}"#, headers: ["Cookie": cookie]).status, 200)
+        XCTAssertEqual(radio.status()["volume"] as? Int, 13)
+        // The page offers the login until then.
+        XCTAssertTrue(String(decoding: try http("GET", "/").body, as: UTF8.self).contains(#"id="login""#))
+        XCTAssertFalse(String(decoding: try http("GET", "/", headers: ["Cookie": cookie]).body, as: UTF8.self).contains(#"id="login""#))
+    }
+
     /// The browser driver's steps' values. - Throws: when the browser or a step failed.
     private func browse(width: Int = 360, height: Int = 780, screenshot: String? = nil, _ steps: [String]) throws -> [Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
