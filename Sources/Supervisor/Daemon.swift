@@ -114,6 +114,12 @@ public final class Daemon {
         let remote = startRemote(controller)
         ticker.resume()
 
+        // Before the control socket: a client that sees the daemon answer finds the page served too.
+        let web = WebServer.start(configuration.web, backend: WebBackend(
+            perform: { [self] request in
+                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            },
+            dialListing: controller.dialListing, search: database.search), logger: Logger(label: "wavedial.web"))
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
             respond: { [self] request in
@@ -125,15 +131,10 @@ public final class Daemon {
         } catch {
             logger.critical("cannot open the control socket", metadata: ["control.socket": "\(configuration.daemon.controlSocket)", "error": "\(error)"])
             notifier.notify("STATUS=cannot open the control socket: \(error)")
+            _ = web?.stop(waitingUpTo: 2)
             _ = demoBand?.stop(waitingUpTo: 2)
             return 1
         }
-
-        let web = WebServer.start(configuration.web, backend: WebBackend(
-            perform: { [self] request in
-                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
-            },
-            dialListing: controller.dialListing, search: database.search), logger: Logger(label: "wavedial.web"))
 
         let terminal = mode == .simulator(interactive: true)
             ? TerminalSimulator(

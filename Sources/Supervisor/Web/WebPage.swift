@@ -66,8 +66,8 @@ struct WebPage {
             </section>
 
             <section aria-label="Favorites"><h2>Favorites</h2>
+            <p class="quiet">Tap to tune; &#x2661; adds the station playing.</p>
             <ol id="favorites" class="list">\(dial.favorites.map(favorite).joined())</ol>
-            \(dial.favorites.isEmpty ? #"<p class="quiet">No favorites yet: tune a station and press &#x2661;.</p>"# : "")
             </section>
 
             <section aria-label="Search"><h2>Search</h2>
@@ -219,7 +219,11 @@ struct WebPage {
         }
         async function act(command, body) {
           const data = await call("/api/" + command, body || {});
-          if (data) { refresh(); if (command.startsWith("alarms")) showAlarms(data.alarms); }
+          if (data) {
+            refresh();
+            if (command.startsWith("alarms")) showAlarms(data.alarms);
+            else if (["favorite", "band", "tune", "back", "forward"].includes(command)) loadDial();
+          }
           return data;
         }
         function showStatus(s) {
@@ -232,7 +236,7 @@ struct WebPage {
           $("mute").textContent = s.muted ? "Unmute" : "Mute";
           if (document.activeElement !== $("volume")) { $("volume").value = s.volume; $("volume-value").textContent = s.volume; }
           if (document.activeElement !== $("dial")) { $("dial").value = s.needle_mhz; $("needle").textContent = s.needle_mhz.toFixed(1) + " MHz"; }
-          $("band").textContent = s.band;
+          if ($("band").textContent !== s.band) loadDial();
           const left = s.sleep_remaining_s;
           $("sleep-left").textContent = left == null ? "Off" : "Pauses in " + Math.ceil(left / 60) + " min";
         }
@@ -265,6 +269,22 @@ struct WebPage {
             li.append(text, toggle, remove);
             list.appendChild(li);
           }
+        }
+        function element(tag, fields) { const e = document.createElement(tag); Object.assign(e, fields); return e; }
+        async function loadDial() {
+          const d = await call("/api/dial");
+          if (!d) return;
+          const dial = $("dial");
+          dial.min = d.start_mhz.toFixed(1); dial.max = d.end_mhz.toFixed(1);
+          $("band").textContent = d.band;
+          const placed = d.dial.filter((s) => s.frequency_mhz != null);
+          $("ticks").replaceChildren(...placed.map((s) => {
+            const t = element("span", {className: "tick", title: s.name}); t.dataset.mhz = s.frequency_mhz.toFixed(1); return t; }));
+          $("marks").replaceChildren(...placed.map((s) => element("option", {value: s.frequency_mhz.toFixed(1), label: s.name})));
+          $("favorites").replaceChildren(...d.favorites.map(stationButton));
+          $("alarm-station").replaceChildren(element("option", {value: "", textContent: "The last station"}),
+            ...d.favorites.map((s) => element("option", {value: s.stationuuid, textContent: s.name})));
+          placeTicks();
         }
         function placeTicks() {
           const dial = $("dial"), low = parseFloat(dial.min), high = parseFloat(dial.max);
