@@ -105,6 +105,8 @@ final class WebRoutesTests: XCTestCase {
             (request("POST", "/api/volume", body: #"{"value":1e999}"#), 400),
             (request("POST", "/api/volume"), 400),
             (request("POST", "/api/volume", body: "[1]"), 400),
+            (request("POST", "/api/volume", body: String(repeating: "[", count: 16_000)), 400),
+            (request("POST", "/api/volume", body: #"{"value":{"value":[1,2]}}"#), 400),
             (request("POST", "/api/alarms/enable", body: "{}"), 400),
             (request("GET", "/api/search"), 400),
             (request("GET", "/api/search?q=" + String(repeating: "a", count: 201)), 400),
