@@ -119,7 +119,7 @@ public final class Daemon {
             perform: { [self] request in
                 respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },
-            dialListing: controller.dialListing, search: database.search), logger: Logger(label: "wavedial.web"))
+            dialListing: { controller.dialListing() }, search: { try database.search($0) }), logger: Logger(label: "wavedial.web"))
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
             respond: { [self] request in
