@@ -42,6 +42,26 @@ private let database: WavedialDatabase = {
     }
 }()
 
+/// An input's radio, made when a request first reaches it: most inputs never do, and making one is
+/// what costs (the run's speed).
+final class Radio: @unchecked Sendable {
+    private var made: RadioController?
+
+    var controller: RadioController {
+        if let made { return made }
+        var configuration = Configuration()
+        configuration.location.countryCode = "DE"
+        let controller = RadioController(
+            configuration: configuration, database: database, player: SilentPlayer(), display: { _ in },
+            logger: Logger(label: "fuzz"))
+        controller.start(resume: false)
+        made = controller
+        return controller
+    }
+
+    func shutdown() { made?.shutdown() }
+}
+
 /// A player that plays nothing (as fuzz-control's): the routes and the controller are what is fuzzed.
 final class SilentPlayer: RadioPlayer {
     var volume: Double = 1
@@ -60,16 +80,11 @@ final class SilentPlayer: RadioPlayer {
 
 func fuzzWeb(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: data, count: count))
-    var configuration = Configuration()
-    configuration.location.countryCode = "DE"
-    let controller = RadioController(
-        configuration: configuration, database: database, player: SilentPlayer(), display: { _ in },
-        logger: Logger(label: "fuzz"))
-    controller.start(resume: false)
-    defer { controller.shutdown() }
+    let radio = Radio()
+    defer { radio.shutdown() }
     let backend = WebBackend(
-        perform: { request in request.command == "lcd" ? ControlResponse(ok: true, lines: ["<LCD>"]) : controller.perform(request) },
-        dialListing: { controller.dialListing() },
+        perform: { request in request.command == "lcd" ? ControlResponse(ok: true, lines: ["<LCD>"]) : radio.controller.perform(request) },
+        dialListing: { radio.controller.dialListing() },
         search: { query in
             precondition(!query.text.isEmpty && query.text.utf8.count <= WebRoutes.maximumSearchLength)
             return try database.search(query)
