@@ -202,6 +202,15 @@ final class DaemonWebTests: XCTestCase {
         // The page offers the login until then.
         XCTAssertTrue(String(decoding: try http("GET", "/").body, as: UTF8.self).contains(#"id="login""#))
         XCTAssertFalse(String(decoding: try http("GET", "/", headers: ["Cookie": cookie]).body, as: UTF8.self).contains(#"id="login""#))
+
+        // A kept-alive client and one half-way through a request do not hold the daemon up at SIGTERM.
+        let idle = try StreamSocket.connect(host: "127.0.0.1", port: port)
+        XCTAssertTrue(idle.write(Data("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)))
+        let partial = try StreamSocket.connect(host: "127.0.0.1", port: port)
+        XCTAssertTrue(partial.write(Data("GET /api/status HTTP/1.1\r\n".utf8)))
+        usleep(300_000)
+        XCTAssertEqual(radio.daemon?.terminate(), 0, radio.daemon?.log.suffix(1500).description ?? "")
+        XCTAssertFalse(radio.daemon?.log.contains("threads did not stop in time") ?? true)
     }
 
     /// A step that waits (up to 8 s) until `expression` has a value, and gives it (null if never).
