@@ -20,6 +20,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-evdev", "Supervisor"),
     // The MPD server's requests from a client, through the session to the responder's answers.
     ("fuzz-mpd-command", "Supervisor"),
+    // The web page's HTTP requests through its routes (the JSON API, the login, the page).
+    ("fuzz-web", "Supervisor"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

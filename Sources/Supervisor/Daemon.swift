@@ -116,6 +116,12 @@ public final class Daemon {
         let remote = startRemote(controller)
         ticker.resume()
 
+        // Before the control socket: a client that sees the daemon answer finds the page served too.
+        let web = WebServer.start(configuration.web, backend: WebBackend(
+            perform: { [self] request in
+                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            },
+            dialListing: { controller.dialListing() }, search: { try database.search($0) }), logger: Logger(label: "wavedial.web"))
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
             respond: { [self] request in
@@ -127,6 +133,7 @@ public final class Daemon {
         } catch {
             logger.critical("cannot open the control socket", metadata: ["control.socket": "\(configuration.daemon.controlSocket)", "error": "\(error)"])
             notifier.notify("STATUS=cannot open the control socket: \(error)")
+            _ = web?.stop(waitingUpTo: 2)
             _ = demoBand?.stop(waitingUpTo: 2)
             return 1
         }
@@ -159,6 +166,7 @@ public final class Daemon {
         var late: [String] = []
         func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
         ended("wd-sync", catalog.stop(waitingUpTo: 10))
+        ended("wd-web", web?.stop(waitingUpTo: 3) ?? true)
         ended("wd-control", server.stop(waitingUpTo: 3))
         ended("wd-mpd", mpd?.stop(waitingUpTo: 3) ?? true)
         ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)

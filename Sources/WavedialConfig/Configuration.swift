@@ -24,6 +24,8 @@ public struct Configuration: Sendable, Equatable {
     public var clock = ClockSettings()
     /// `[mpd]`: the MPD protocol server (port 6600).
     public var mpd = ListenerSettings(port: 6600)
+    /// `[web]`: the web page and its JSON API (port 8080).
+    public var web = ListenerSettings(port: 8080)
 
     public init() {}
 
@@ -50,6 +52,7 @@ public struct Configuration: Sendable, Equatable {
         configuration.daemon = DaemonSettings(daemon: file.section("daemon"), control: file.section("control"))
         configuration.clock = ClockSettings(sleep: file.section("sleep"), alarm: file.section("alarm"))
         configuration.mpd = ListenerSettings(file.section("mpd"), defaultPort: 6600)
+        configuration.web = ListenerSettings(file.section("web"), defaultPort: 8080)
         try file.finish()
         return configuration
     }

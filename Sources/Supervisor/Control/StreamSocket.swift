@@ -124,13 +124,15 @@ public final class StreamSocket {
     /// Calls `body` with `address` and `port` as a `sockaddr` and its length.
     private static func withSocketAddress<Result>(_ address: IPAddress, port: UInt16,
                                                   _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-        var text = address.description
+        // Passed as a String, so Swift hands inet_pton a NUL-terminated copy (`&text` would pass the
+        // String's own storage, which holds the characters only for short strings).
+        let text = address.description
         switch address.family {
         case .v4:
             var socketAddress = sockaddr_in()
             socketAddress.sin_family = sa_family_t(AF_INET)
             socketAddress.sin_port = port.bigEndian
-            _ = inet_pton(AF_INET, &text, &socketAddress.sin_addr)
+            _ = inet_pton(AF_INET, text, &socketAddress.sin_addr)
             return withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -138,7 +140,7 @@ public final class StreamSocket {
             var socketAddress = sockaddr_in6()
             socketAddress.sin6_family = sa_family_t(AF_INET6)
             socketAddress.sin6_port = port.bigEndian
-            _ = inet_pton(AF_INET6, &text, &socketAddress.sin6_addr)
+            _ = inet_pton(AF_INET6, text, &socketAddress.sin6_addr)
             return withUnsafePointer(to: &socketAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }

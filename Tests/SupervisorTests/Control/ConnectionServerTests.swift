@@ -91,3 +91,14 @@ final class ConnectionServerTests: XCTestCase {
         XCTAssertThrowsError(try StreamSocket.listen(host: "127.0.0.1", port: -1))
     }
 }
+
+/// `StreamSocket.listen(host:)` binds the address it is given, whatever its length: an address of 15
+/// characters or more (no longer inline in Swift's small-string form) bound every interface.
+final class StreamSocketBindTests: XCTestCase {
+    func testListensOnlyOnTheAddressGiven() throws {
+        let listener = try StreamSocket.listen(host: "127.100.100.100", port: 0)
+        let port = try XCTUnwrap(listener.localPort)
+        XCTAssertNoThrow(try StreamSocket.connect(host: "127.100.100.100", port: port))
+        XCTAssertThrowsError(try StreamSocket.connect(host: "127.0.0.1", port: port), "not bound to 0.0.0.0")
+    }
+}
