@@ -117,7 +117,10 @@ public final class Daemon {
         ticker.resume()
 
         // Before the control socket: a client that sees the daemon answer finds the page served too.
-        let web = WebServer.start(configuration.web, backend: WebBackend(
+        // Under systemd the socket unit made from [web] listens (its IPAddressAllow guards the clients).
+        let web = WebServer.start(
+            configuration.web, inherited: listeners.descriptors["web"].map { StreamSocket.adopting(listeningDescriptor: $0) },
+            backend: WebBackend(
             perform: { [self] request in
                 respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },

@@ -45,8 +45,9 @@ public struct ListenerSettings: Sendable, Equatable {
         }
         port = section.int("port", default: port, range: 1...65535)
         let secret = section.string("password", default: password)
-        if secret.utf8.count > Self.maximumPasswordLength || secret.contains(where: { $0.isWhitespace }) || !StationText.isPrintable(secret) {
-            section.report("password", "must be at most \(Self.maximumPasswordLength) bytes of printable characters without spaces")
+        // Spaces are fine (MPD's clients quote the argument); control characters would break a protocol line.
+        if secret.utf8.count > Self.maximumPasswordLength || !StationText.isPrintable(secret) {
+            section.report("password", "must be at most \(Self.maximumPasswordLength) bytes of printable characters")
         } else {
             password = secret
         }

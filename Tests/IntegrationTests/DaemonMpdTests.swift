@@ -239,8 +239,9 @@ private final class MpdLineClient {
     }
 }
 
-/// The MPD server under systemd: `wavedial config sockets` writes the socket unit from `[mpd]`, and the
-/// daemon serves on the socket it is handed (here by `systemd-socket-activate`, as systemd would).
+/// The MPD server and the web page under systemd: `wavedial config sockets` writes their socket units from
+/// `[mpd]` and `[web]`, and the daemon serves on the sockets it is handed (here by `systemd-socket-activate`,
+/// as systemd would).
 final class DaemonMpdSocketActivationTests: XCTestCase {
     func testConfigSocketsWritesTheUnitOfAnEnabledServerOnly() throws {
         let directory = try TemporaryDirectory()
@@ -256,6 +257,18 @@ final class DaemonMpdSocketActivationTests: XCTestCase {
         XCTAssertTrue(unit.contains("ListenStream=127.0.0.1:6611\n") && unit.contains("IPAddressAllow=192.168.0.0/16\n"), unit)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: units + "/sockets.target.wants/wavediald-mpd.socket"),
                        "../wavediald-mpd.socket")
+
+        XCTAssertFalse(FileManager.default.fileExists(atPath: units + "/wavediald-web.socket"), "[web] is off")
+
+        try "[mpd]\nenabled = true\n[web]\nenabled = true\nbind = \"::\"\nport = 8090\npassword = \"pw\"\nallow = [\"10.0.0.0/8\"]\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let both = directory.path("both")
+        XCTAssertEqual(try cli.run("config", "sockets", both).status, 0)
+        let web = try String(contentsOfFile: both + "/wavediald-web.socket", encoding: .utf8)
+        XCTAssertTrue(web.contains("ListenStream=[::]:8090\n") && web.contains("FileDescriptorName=web\n")
+                      && web.contains("IPAddressDeny=any\n") && web.contains("IPAddressAllow=10.0.0.0/8\n"), web)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: both + "/sockets.target.wants/wavediald-web.socket"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: both + "/wavediald-mpd.socket"))
 
         try "[mpd]\nenabled = false\n".write(toFile: config, atomically: true, encoding: .utf8)
         let none = directory.path("none")
@@ -294,5 +307,35 @@ final class DaemonMpdSocketActivationTests: XCTestCase {
         client.send("status\n")
         XCTAssertEqual(client.readLine()?.hasPrefix("volume: "), true)
         XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
+    }
+
+    func testTheDaemonServesItsPageOnTheSocketSystemdHandsIt() throws {
+        let activate = "/usr/bin/systemd-socket-activate"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed")
+        let handed = freeLoopbackPort()
+        let radio = try RadioUnderTest(stations: [.init(uuid: "00000000-0000-4000-8000-0000000000da", name: "Quiet FM",
+                                                        url: "http://127.0.0.1:9/")]) { config in
+            config.extra += "\n[web]\nenabled = true\nport = \(freeLoopbackPort())\n"
+        }
+        defer { radio.stop() }
+        let daemon = try DaemonProcess(
+            configPath: radio.configPath, socketPath: radio.socketPath, logPath: radio.directory.path("daemon.log"),
+            launcher: [activate, "--listen=127.0.0.1:\(handed)", "--fdname=web"])
+        defer { _ = daemon.terminate() }
+        // systemd-socket-activate starts the daemon at the first connection, which the daemon then serves.
+        var connected: MpdLineClient?
+        let deadline = Date().addingTimeInterval(10)
+        while connected == nil && Date() < deadline {
+            connected = try? MpdLineClient(port: handed)
+            if connected == nil { usleep(100_000) }
+        }
+        let client = try XCTUnwrap(connected, "systemd-socket-activate listens")
+        client.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        var lines: [String] = []
+        while let line = client.readLine() { lines.append(line) }
+        let reply = lines.joined(separator: "\n")
+        XCTAssertTrue(reply.hasPrefix("HTTP/1.1 200"), reply)
+        // The status's JSON (its last line has no line break, which this line reader leaves unread).
+        XCTAssertTrue(reply.contains("Content-Type: application/json"), reply)
     }
 }

@@ -173,7 +173,7 @@ final class DaemonWebTests: XCTestCase {
         XCTAssertTrue(daemon.log.contains("web.password"), daemon.log)
         let doctor = try radio.cli.run("doctor")
         XCTAssertNotEqual(doctor.status, 0)
-        XCTAssertTrue((doctor.stdout + doctor.stderr).contains("'web.password' must be set when bind is not a loopback address"),
+        XCTAssertTrue((doctor.stdout + doctor.stderr).contains("'web.password' must be set when bind is \"0.0.0.0\", beyond loopback"),
                       doctor.stdout + doctor.stderr)
     }
 

@@ -30,7 +30,7 @@ final class ListenerSettingsConfigTests: XCTestCase {
 
     func testBadValuesAreReportedByKey() {
         let bad = ["bind = \"localhost\"": "mpd.bind", "port = 0": "mpd.port", "port = 70000": "mpd.port",
-                   "allow = [\"10.0.0.0/33\"]": "mpd.allow", "allow = []": "mpd.allow", "password = \"two words\"": "mpd.password",
+                   "allow = [\"10.0.0.0/33\"]": "mpd.allow", "allow = []": "mpd.allow", "password = \"tab\\there\"": "mpd.password",
                    "password = \"\(String(repeating: "x", count: 300))\"": "mpd.password"]
         for (line, key) in bad {
             XCTAssertThrowsError(try Configuration.parse("[mpd]\n\(line)", source: "test.toml")) { error in

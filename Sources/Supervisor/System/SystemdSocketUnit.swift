@@ -1,6 +1,7 @@
 import WavedialConfig
 
-/// The socket unit a TCP server of the daemon's listens through under systemd (`wavediald-mpd.socket`),
+/// The socket unit a TCP server of the daemon's listens through under systemd (`wavediald-mpd.socket`,
+/// `wavediald-web.socket`),
 /// written at boot by `wavedial config sockets` (run as the systemd generator `wavedial-generator`) from
 /// the server's section of the config: `ListenStream=` its `bind` and `port`, `IPAddressAllow=` its
 /// `allow` with everything else denied. A socket unit's address lists apply to the traffic of the sockets
@@ -12,7 +13,7 @@ public enum SystemdSocketUnit {
     /// `wavediald-NAME.socket`.
     public static func fileName(for name: String) -> String { "wavediald-\(name).socket" }
 
-    /// The unit's text for the server `name` (`mpd`), whose section is `settings`.
+    /// The unit's text for the server `name` (`mpd`, `web`), whose section is `settings`.
     public static func text(name: String, settings: ListenerSettings, configPath: String) -> String {
         let address = settings.bind.contains(":") ? "[\(settings.bind)]:\(settings.port)" : "\(settings.bind):\(settings.port)"
         var lines = [

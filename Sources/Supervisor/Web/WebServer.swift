@@ -38,15 +38,16 @@ public final class WebServer: @unchecked Sendable {
     /// The port it listens on (the configured one, or the one the system chose for port 0).
     public private(set) var localPort: Int?
 
-    /// Starts the server `settings` describe (`[web]`); nil when it is disabled, or when it cannot listen
-    /// (logged: the radio plays on without its page).
-    public static func start(_ settings: ListenerSettings, backend: WebBackend, logger: Logger) -> WebServer? {
+    /// Starts the server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`)
+    /// when given; nil when it is disabled, or when it cannot listen (logged: the radio plays on without its page).
+    public static func start(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend,
+                             logger: Logger) -> WebServer? {
         guard settings.isEnabled else { return nil }
         let server = WebServer(host: settings.bind, port: settings.port,
                                routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password)),
                                allowList: ClientAllowList(settings.allow), logger: logger)
         do {
-            try server.start()
+            try server.start(inherited: inherited)
             return server
         } catch {
             logger.error("cannot serve the web page", metadata: ["web.address": "\(settings.bind)", "web.port": "\(settings.port)", "error": "\(error)"])
@@ -54,9 +55,9 @@ public final class WebServer: @unchecked Sendable {
         }
     }
 
-    /// Listens and starts accepting. - Throws: ``StreamSocket/Failure``.
-    public func start() throws {
-        let listener = try StreamSocket.listen(host: host, port: port)
+    /// Starts accepting on `inherited`, else listens on its address and port. - Throws: ``StreamSocket/Failure``.
+    public func start(inherited: StreamSocket? = nil) throws {
+        let listener = try inherited ?? StreamSocket.listen(host: host, port: port)
         localPort = listener.localPort
         let connections = ConnectionServer(
             name: "wd-web", maximumClients: Self.maximumClients, sendTimeoutSeconds: Self.sendTimeoutSeconds,

@@ -26,12 +26,12 @@ struct ConfigCommand: ParsableCommand {
     }
 
     /// What the systemd generator `wavedial-generator` runs at boot and on `systemctl daemon-reload`: a
-    /// socket unit for each enabled TCP server (`[mpd]`), so that its `IPAddressAllow=` follows `allow`,
+    /// socket unit for each enabled TCP server (`[mpd]`, `[web]`), so that its `IPAddressAllow=` follows `allow`,
     /// enabled through `sockets.target.wants`. A configuration with errors gets none (the daemon then
     /// refuses to start and says why).
     struct Sockets: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the systemd socket units of the enabled servers ([mpd]) into a directory (a generator's).")
+            abstract: "Write the systemd socket units of the enabled servers ([mpd], [web]) into a directory (a generator's).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The directory (a generator's first argument, e.g. /run/systemd/generator).") var directory: String
 
@@ -43,7 +43,7 @@ struct ConfigCommand: ParsableCommand {
             } catch {
                 throw CLIError("\(error)", exitCode: ExitStatus.config)
             }
-            let servers = [("mpd", configuration.mpd)].filter { $0.1.isEnabled }
+            let servers = [("mpd", configuration.mpd), ("web", configuration.web)].filter { $0.1.isEnabled }
             let wants = (directory as NSString).appendingPathComponent("sockets.target.wants")
             for (name, settings) in servers {
                 let unit = SystemdSocketUnit.fileName(for: name)
