@@ -19,9 +19,52 @@ final class AudioLoop {
         var error: Error
     }
 
-    private let player: Player
+    /// What the player last asked for, folded from its ``AudioCommand``s: the audio thread's own copy.
+    struct Programme {
+        var session: StationSession?
+        /// When `session` was tuned, on the player's clock.
+        var tunedAt = 0.0
+        var paused = false
+        var shuttingDown = false
+        var gain: Float
+        /// The sweep stage's setting; a station tuned ahead is silent without a sweep.
+        var sweep: SweepMix.Setting?
+        /// The alarm's tone sounds (while no station is tuned).
+        var tone = false
+        /// The player ended this session (it failed for good).
+        var ended: StationSession?
+
+        /// Whether the audio thread is to leave `session` (switch, pause or shut down).
+        func leaves(_ session: StationSession) -> Bool { self.session !== session || paused || shuttingDown }
+
+        mutating func apply(_ command: AudioCommand) {
+            switch command {
+            case .play(let next, let tunedAt):
+                session = next
+                self.tunedAt = tunedAt
+                paused = false
+                ended = nil
+            case .pause: paused = true
+            case .resume: paused = false
+            case .setGain(let gain): self.gain = gain
+            case .setSweep(let setting): sweep = setting
+            case .setTone(let on): tone = on
+            case .endSession(let session): ended = session
+            case .shutDown: shuttingDown = true
+            }
+        }
+    }
+
+    private let commands: AudioCommandChannel
+    private var programme: Programme
+    private let report: (AudioEvent, StationSession?) -> Void
+    private let loudnessMemory: LoudnessMemory
     private let settings: PlayerSettings
     private let output: AudioOutput
+    /// The player's clock: the start timeout, status refreshes, the lost device's retries.
+    private let clock: PlayerClock
+    /// The device plays in real time: what paces the audio made here.
+    private let deviceClock = MonotonicClock()
     /// The decoder for the bytes being read, picked by the ring's ``ByteRing/Mark/encoding(_:)`` marks.
     private var decoder: AudioDecoder?
     /// Decoders made so far, kept for the next station in the same encoding.
@@ -31,7 +74,7 @@ final class AudioLoop {
     /// The alarm's tone and its own fades (it starts silent and follows the volume).
     private var tone = AlarmTone(sampleRate: 44100)
     private var toneVolume = Volume(gain: 0)
-    /// When the device will have played what was written to it, on ``StationSession/now``'s clock: paces the
+    /// When the device will have played what was written to it, on ``deviceClock``: paces the
     /// hiss alone, also on a device that never blocks (ALSA's `null`, the tests' file capture).
     private var playedUntil = 0.0
     /// Equal loudness (nil when ``PlayerSettings/loudnessTarget`` is off).
@@ -79,16 +122,35 @@ final class AudioLoop {
     /// station's live edge always is. Past it, silence is the programme and plays.
     private static let leadingSilenceSeconds = 0.1
 
-    init(player: Player) {
-        self.player = player
-        settings = player.settings
-        output = player.output
+    /// - Parameters:
+    ///   - programme: what the player asks for when the thread starts; `commands` change it from then on.
+    ///   - report: tells the player what happened to the session it names (called on this thread).
+    init(settings: PlayerSettings, output: AudioOutput, clock: PlayerClock, loudnessMemory: LoudnessMemory,
+         programme: Programme, commands: AudioCommandChannel, report: @escaping (AudioEvent, StationSession?) -> Void) {
+        self.settings = settings
+        self.output = output
+        self.clock = clock
+        self.loudnessMemory = loudnessMemory
+        self.programme = programme
+        self.commands = commands
+        self.report = report
         loudness = settings.loudnessTarget.map { LoudnessNormalizer(target: $0) }
+    }
+
+    /// Folds the commands sent since the last look into ``programme``.
+    private func receiveCommands() {
+        for command in commands.receive() { programme.apply(command) }
+    }
+
+    /// Waits for the next command, or `timeout` seconds.
+    private func waitForCommands(timeout: Double) {
+        commands.wait(timeout: timeout)
     }
 
     func run() {
         while true {
-            let command = player.currentCommand()
+            receiveCommands()
+            let command = programme
             if command.shuttingDown {
                 fadeOut()
                 startLoudness(of: nil)
@@ -104,33 +166,37 @@ final class AudioLoop {
                 fadeOut(drain: command.sweep == nil && (!switching || (command.session?.ring.count ?? 0) == 0))
                 if switching { switchTo(command.session) }
             }
+            if let ended = command.ended, ended === current {
+                finished = true
+                programme.ended = nil
+            }
             guard let session = current else {
                 if let due = toneAlone(command) ?? hissAlone(command) {
-                    player.waitForCommandChange(from: command, timeout: due)
+                    waitForCommands(timeout: due)
                     continue
                 }
                 if output.format != nil { output.drain() }
                 output.close()
-                player.waitForCommandChange(from: command, timeout: 1)
+                waitForCommands(timeout: 1)
                 continue
             }
             if command.paused {
                 fadeOut()
-                player.waitForCommandChange(from: command, timeout: 1)
+                waitForCommands(timeout: 1)
                 continue
             }
             if finished {
                 if audible { fadeOut() }
                 if let due = hissAlone(command) {
-                    player.waitForCommandChange(from: command, timeout: due)
+                    waitForCommands(timeout: due)
                     continue
                 }
                 output.close()
-                player.waitForCommandChange(from: command, timeout: 1)
+                waitForCommands(timeout: 1)
                 continue
             }
             if !reopenDevice(session), let next = deviceLoss?.nextAttempt {
-                player.waitForCommandChange(from: command, timeout: min(max(next - StationSession.now, 0.01), 0.25))
+                waitForCommands(timeout: min(max(next - clock.now, 0.01), 0.25))
                 continue
             }
             step(session, command)
@@ -142,7 +208,7 @@ final class AudioLoop {
         current = session
         if let loss = deviceLoss, let session {
             // Still gone: the new station says so at once; the retries go on as scheduled.
-            player.outputLost(loss.error, session: session)
+            report(.outputLost(loss.error), session)
         } else if session != nil && output.format == nil {
             // Open the device while the network connects: most streams have the last (or the usual) format,
             // so the first frame is written without waiting for snd_pcm_open. A failure is reported at the real open.
@@ -158,7 +224,7 @@ final class AudioLoop {
         playedInSession = false
         leadingSilenceSkipped = 0
         startTimeoutReported = false
-        player.audioSwitched(to: session)
+        report(.drained, session)
     }
 
     /// The bytes from here on are in `encoding`: its decoder, fresh. A codec library that cannot make
@@ -176,23 +242,22 @@ final class AudioLoop {
         } catch {
             decoder = nil
             finished = true
-            player.decoderFailed(error, session: session)
+            report(.decoderFailed(error), session)
         }
     }
 
     /// One read from the ring, decoded and played.
-    private func step(_ session: StationSession, _ command: Player.Command) {
-        let now = StationSession.now
-        if !playedInSession && !startTimeoutReported && now - max(command.sessionStart, deviceBackAt) >= settings.startTimeout {
+    private func step(_ session: StationSession, _ command: Programme) {
+        let now = clock.now
+        if !playedInSession && !startTimeoutReported && now - max(command.tunedAt, deviceBackAt) >= settings.startTimeout {
+            // The player answers with ``AudioCommand/endSession(_:)`` when the station failed for good.
             startTimeoutReported = true
-            if player.startTimedOut(session: session) {
-                finished = true
-                return
-            }
+            report(.startTimedOut, session)
+            return
         }
         if now - lastRefresh > 0.25 && !audible {
             lastRefresh = now
-            player.refreshStatus()
+            report(.tick, session)
         }
         let ring = session.ring
         if ring.generation != ringGeneration {
@@ -227,9 +292,9 @@ final class AudioLoop {
             if audible && output.delayFrames == 0 {
                 audible = false
                 prebuffering = true
-                player.audioDidChange(audible: false, session: session)
+                report(.silent, session)
             }
-            if ring.closed { player.waitForCommandChange(from: command, timeout: 0.25) }
+            if ring.closed { waitForCommands(timeout: 0.25) }
             return
         }
         decode(count, session: session, gain: command.gain)
@@ -326,11 +391,12 @@ final class AudioLoop {
             try pcm.withUnsafeMutableBufferPointer { buffer in
                 // Equal loudness is measured and applied on the decoded chunk as the station sent it.
                 let decoded = UnsafeMutableBufferPointer(rebasing: buffer[start..<samples])
-                if let report = loudness?.process(decoded, format: format) { player.loudnessMemory.measured(report) }
+                if let report = loudness?.process(decoded, format: format) { loudnessMemory.measured(report) }
                 sweep.adapt(to: format.sampleRate)
                 var offset = start
                 while offset < samples {
-                    let latest = player.currentCommand()
+                    receiveCommands()
+                    let latest = programme
                     if !fadingOut && latest.leaves(session) {
                         // A switch, pause or stop is waiting: the rest of this chunk is the fade-out.
                         fadingOut = true
@@ -359,7 +425,7 @@ final class AudioLoop {
         if !audible && !fadingOut {
             audible = true
             playedInSession = true
-            player.audioDidChange(audible: true, session: session)
+            report(.audible, session)
         }
         publishDueTitles(session)
         readsSinceBitrate += 1
@@ -373,8 +439,8 @@ final class AudioLoop {
     /// The loudness stage starts on `session`'s station at its stored loudness; the station before gets its last report.
     private func startLoudness(of session: StationSession?) {
         guard let loudness else { return }
-        let stored = session.flatMap { player.loudnessMemory.loudness(of: $0.station.id) }
-        if let last = loudness.start(station: session?.station, storedLoudness: stored) { player.loudnessMemory.measured(last) }
+        let stored = session.flatMap { loudnessMemory.loudness(of: $0.station.id) }
+        if let last = loudness.start(station: session?.station, storedLoudness: stored) { loudnessMemory.measured(last) }
     }
 
     /// The device could not be opened or written: it is closed and tried again with back-off
@@ -382,18 +448,18 @@ final class AudioLoop {
     private func deviceLost(_ error: Error, session: StationSession) {
         output.close()
         audible = false
-        let now = StationSession.now
+        let now = clock.now
         if deviceLoss == nil {
             deviceLoss = DeviceLoss(since: now, attempts: 0, nextAttempt: now + settings.deviceRetry.delay(attempt: 0, outage: 0),
                                     error: error)
         }
-        player.outputLost(error, session: session)
+        report(.outputLost(error), session)
     }
 
     /// Tries the lost device again when its retry is due; true once it is open again.
     private func reopenDevice(_ session: StationSession) -> Bool {
         guard var loss = deviceLoss else { return true }
-        let now = StationSession.now
+        let now = clock.now
         guard now >= loss.nextAttempt else { return false }
         do {
             try output.open(format: lastFormat)
@@ -408,7 +474,7 @@ final class AudioLoop {
         deviceBackAt = now
         prebuffering = true
         restartTitleFrames()
-        player.outputRecovered(session: session)
+        report(.outputBack, session)
         return true
     }
 
@@ -439,18 +505,18 @@ final class AudioLoop {
         while let first = pendingTitles.first, first.frame <= played { due = pendingTitles.removeFirst() }
         guard let due else { return }
         lastPublishedFrame = due.frame
-        player.titleReached(due.title, session: session)
+        report(.titleReached(due.title), session)
     }
 
     /// The device took `frames` more: it plays them after what it holds (from now, when it had run dry).
     private func wrote(frames: Int, at sampleRate: Int) {
-        playedUntil = max(playedUntil, StationSession.now) + Double(frames) / Double(max(sampleRate, 1))
+        playedUntil = max(playedUntil, deviceClock.now) + Double(frames) / Double(max(sampleRate, 1))
     }
 
     /// Writes the hiss alone while the sweep hisses (or its hiss fades out); the device is opened for it when
     /// closed. - Returns: the seconds until more is due, nil when there is no hiss to play (paused, not
     /// sweeping, the device lost).
-    private func hissAlone(_ command: Player.Command) -> Double? {
+    private func hissAlone(_ command: Programme) -> Double? {
         guard !command.paused, deviceLoss == nil, sweep.isHissing else { return nil }
         return writeGenerated { chunk, format in
             sweep.adapt(to: format.sampleRate)
@@ -460,7 +526,7 @@ final class AudioLoop {
 
     /// Writes the alarm's tone while it sounds (or fades out). - Returns: the seconds until more is due, nil
     /// when no tone sounds.
-    private func toneAlone(_ command: Player.Command) -> Double? {
+    private func toneAlone(_ command: Programme) -> Double? {
         let gain: Float = command.tone ? command.gain : 0
         guard command.tone || toneVolume.gain > 0, deviceLoss == nil else { return nil }
         return writeGenerated { chunk, format in
@@ -477,7 +543,7 @@ final class AudioLoop {
     private func writeGenerated(_ fill: (UnsafeMutableBufferPointer<Int16>, PCMFormat) -> Void) -> Double? {
         if output.format == nil { try? output.open(format: lastFormat) }
         guard let format = output.format else { return nil }
-        let now = StationSession.now
+        let now = deviceClock.now
         let held = max(playedUntil - now, Double(output.delayFrames) / Double(format.sampleRate))
         guard held < Self.hissLeadSeconds / 2 else { return held - Self.hissLeadSeconds / 2 }
         let frames = min(format.frames(seconds: Self.hissLeadSeconds - held), pcm.count / max(format.channels, 1))
@@ -517,6 +583,6 @@ final class AudioLoop {
         fadingOut = false
         if drain { output.drain() }
         audible = false
-        player.audioDidChange(audible: false, session: session)
+        report(.silent, session)
     }
 }

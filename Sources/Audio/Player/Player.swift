@@ -18,13 +18,9 @@ public final class Player: @unchecked Sendable {
         public func cancel() { onCancel() }
     }
 
-    private enum NetPhase: Equatable {
-        case connecting
-        case connected
-        case retrying(PlaybackFailure)
-    }
-
     public let settings: PlayerSettings
+    /// The time the player's life and its audio thread go by.
+    let clock: PlayerClock
     /// The device the audio thread plays to (only that thread touches it).
     let output: AudioOutput
     /// The sound card's volume control, when the hardware turns the volume; used under `control`.
@@ -34,31 +30,20 @@ public final class Player: @unchecked Sendable {
     private let logger: Logger
     private let control = ConditionLock()
     private let events = DispatchQueue(label: "wd-player-events")
+    /// The audio thread, once started (``startAudioThreadIfNeeded()``).
+    private let audioThread = DispatchGroup()
     /// Every station session's network thread, also those of sessions replaced and still winding down.
     private let networkThreads = DispatchGroup()
     /// Stations' loudness: the guess at tune and the measurements' observers (``observeLoudness(_:)``).
     let loudnessMemory = LoudnessMemory()
 
     // Guarded by `control`.
+    /// The player's life: every change goes through ``apply(_:)``; the published status is derived from it.
+    private var life: PlayerLifecycle
+    /// The tuned station's session (nil when idle; kept after it failed, for its station).
     private var session: StationSession?
-    private var sessionStart = 0.0
-    private var isPaused = false
-    private var isShuttingDown = false
     private var level: Double
-    private var netPhase = NetPhase.connecting
-    /// What the session is doing to reach the station, shown while the state is connecting.
-    private var stage: ConnectionStage?
-    private var isAudible = false
-    private var everPlayed = false
-    private var silentSince: Double?
-    private var terminalFailure: PlaybackFailure?
-    /// The device is lost and the audio thread is re-opening it (not terminal).
-    private var outputFailure: PlaybackFailure?
-    /// The start timed out with no network: the session keeps retrying and the state says so.
-    private var awaitingNetwork = false
     private var streamName: String?
-    /// The session was started by ``prepare(_:)``: heard only under a sweep until ``play(_:)`` adopts it.
-    private var isSpeculative = false
     private var sweep: SweepMix.Setting?
     /// The alarm's own tone sounds while no station is tuned (``soundAlarmTone(_:)``).
     private var tone = false
@@ -66,7 +51,8 @@ public final class Player: @unchecked Sendable {
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
     private var nextObserverID = 0
-    private var audioThreadRunning = false
+    /// The one-way channel to the audio thread; nil until the thread starts.
+    private var commands: AudioCommandChannel?
     /// Sessions switched away from whose stations are wanted warm: the audio thread still fades them out,
     /// so they are handed to ``warmStations`` when it has left them (``audioSwitched(to:)``).
     private var leaving: [(session: StationSession, streamName: String?, connected: Bool)] = []
@@ -79,16 +65,19 @@ public final class Player: @unchecked Sendable {
     ///   - output: where the audio goes; by default the ALSA device of `settings.output`.
     ///   - mixer: the card's volume control (`[audio] mixer = "hardware"`): the volume sets it along
     ///     ``MixerVolumeCurve`` and the samples stay at unity gain (silent only at 0). Nil: the samples' volume.
+    ///   - clock: times the start timeout, silences and the retries (tests pass one they move on by hand).
     public init(settings: PlayerSettings = PlayerSettings(), logger: Logger = Logger(label: "wavedial.audio"),
-                output: AudioOutput? = nil, mixer: AlsaMixer? = nil) {
+                output: AudioOutput? = nil, mixer: AlsaMixer? = nil, clock: PlayerClock = MonotonicClock()) {
         self.settings = settings
+        self.clock = clock
         self.output = output ?? AlsaOutput(settings: settings.output)
         self.mixer = mixer
         self.logger = logger
         level = settings.volume
+        life = PlayerLifecycle(startTimeout: settings.startTimeout)
         warmStations = WarmStations(
             settings: settings.warm, logger: logger, makeSession: { [weak self] station in
-                StationSession(station: station, settings: settings, logger: logger) { session, event in
+                StationSession(station: station, settings: settings, logger: logger, clock: clock) { session, event in
                     self?.handle(event, from: session)
                 }
             }, startSession: { [networkThreads] in $0.start(in: networkThreads) },
@@ -108,14 +97,9 @@ public final class Player: @unchecked Sendable {
     /// Does nothing after ``shutdown()``.
     public func play(_ station: PlayableStation) {
         let adopted = control.withLock { () -> Bool in
-            guard isSpeculative, session?.station == station, terminalFailure == nil, !isShuttingDown else { return false }
-            isSpeculative = false
+            guard life.speculative, life.isTuned, session?.station == station else { return false }
             // Play means play: a pause while it was only tuned ahead ends here, as a new play's would.
-            if isPaused {
-                isPaused = false
-                session?.setPaused(outputFailure != nil)
-            }
-            control.broadcast()
+            apply(.adopt)
             return true
         }
         if adopted {
@@ -130,7 +114,7 @@ public final class Player: @unchecked Sendable {
     /// only under a sweep (``setSweep(level:noise:)``), silent without one, so the station that played goes
     /// quiet. ``play(_:)`` of the same station then plays from this connection. A station already tuned stays.
     public func prepare(_ station: PlayableStation) {
-        guard !control.withLock({ session?.station == station && terminalFailure == nil }) else { return }
+        guard !control.withLock({ session?.station == station && life.isTuned }) else { return }
         start(station, speculative: true)
     }
 
@@ -139,10 +123,10 @@ public final class Player: @unchecked Sendable {
     /// then plays the hiss alone). Changes ramp smoothly. Any thread.
     public func setSweep(level: Double?, noise: Bool = true) {
         control.withLock {
-            guard !isShuttingDown else { return }
+            guard life.state != .shutDown else { return }
             sweep = level.map { SweepMix.Setting(level: $0, noise: noise) }
             if sweep != nil { startAudioThreadIfNeeded() }
-            control.broadcast()
+            commands?.send(.setSweep(sweepStage))
         }
     }
 
@@ -150,39 +134,31 @@ public final class Player: @unchecked Sendable {
     /// Heard only while no station is tuned: stop the player first. Any thread.
     public func soundAlarmTone(_ on: Bool) {
         control.withLock {
-            guard !isShuttingDown, tone != on else { return }
+            guard life.state != .shutDown, tone != on else { return }
             tone = on
             if on { startAudioThreadIfNeeded() }
-            control.broadcast()
+            commands?.send(.setTone(on))
         }
     }
 
     private func start(_ station: PlayableStation, speculative: Bool) {
-        guard !control.withLock({ isShuttingDown }) else { return }
+        guard control.withLock({ life.state != .shutDown }) else { return }
         let adopted = warmStations.take(station)
         adopted?.session.play()
-        let newSession = adopted?.session ?? StationSession(station: station, settings: settings, logger: logger) { [weak self] session, event in
+        let newSession = adopted?.session ?? StationSession(station: station, settings: settings, logger: logger, clock: clock) { [weak self] session, event in
             self?.handle(event, from: session)
         }
         let keepWarm = control.withLock { session }.map { warmStations.wants($0.station) } ?? false
         let old = control.withLock { () -> StationSession? in
             let old = session
-            if let old, keepWarm { leaving.append((old, streamName, netPhase == .connected)) }
+            if let old, keepWarm { leaving.append((old, streamName, life.link == .connected)) }
             session = newSession
-            sessionStart = StationSession.now
-            isPaused = false
-            netPhase = adopted?.connected == true ? .connected : .connecting
-            stage = nil
-            everPlayed = false
-            silentSince = nil
-            terminalFailure = nil
-            outputFailure = nil
-            awaitingNetwork = false
+            apply(.tune(connected: adopted?.connected == true, speculative: speculative))
             streamName = adopted?.streamName
-            isSpeculative = speculative
             published.title = nil
             startAudioThreadIfNeeded()
-            control.broadcast()
+            commands?.send(.play(newSession, tunedAt: life.tunedAt))
+            commands?.send(.setSweep(sweepStage))
             return keepWarm ? nil : old
         }
         old?.cancel()
@@ -207,14 +183,14 @@ public final class Player: @unchecked Sendable {
     /// What the warm stations' upkeep needs to know.
     private func listening() -> WarmStations.Listening {
         control.withLock {
-            WarmStations.Listening(session: session, active: session != nil && !isPaused && terminalFailure == nil,
-                                   heard: everPlayed, connected: netPhase == .connected,
+            WarmStations.Listening(session: session, active: session != nil && life.isTuned && !life.isPaused,
+                                   heard: life.everHeard, connected: life.link == .connected,
                                    leaving: leaving.map(\.session.station))
         }
     }
 
     /// The audio thread reads only `current` from now on: the sessions it faded out are handed to the warm stations.
-    func audioSwitched(to current: StationSession?) {
+    private func audioSwitched(to current: StationSession?) {
         let left = control.withLock { () -> [(session: StationSession, streamName: String?, connected: Bool)] in
             let left = leaving.filter { $0.session !== current }
             leaving.removeAll { $0.session !== current }
@@ -227,10 +203,8 @@ public final class Player: @unchecked Sendable {
     /// (up to ``PlayerSettings/timeShiftSeconds``, then live).
     public func pause() {
         control.withLock {
-            guard session != nil, terminalFailure == nil else { return }
-            isPaused = true
-            session?.setPaused(true)
-            control.broadcast()
+            guard session != nil else { return }
+            apply(.pause)
         }
         warmStations.playerChanged()
         publishStatus()
@@ -239,11 +213,8 @@ public final class Player: @unchecked Sendable {
     /// Resumes after ``pause()``, from where it paused or live when the time-shift bound was passed.
     public func resume() {
         control.withLock {
-            guard isPaused else { return }
-            isPaused = false
             // While the device is gone the stream keeps recording as if paused.
-            session?.setPaused(outputFailure != nil)
-            control.broadcast()
+            _ = apply(.resume)
         }
         warmStations.playerChanged()
         publishStatus()
@@ -255,12 +226,9 @@ public final class Player: @unchecked Sendable {
             let old = [session].compactMap { $0 } + leaving.map(\.session)
             leaving.removeAll()
             session = nil
-            isPaused = false
-            isSpeculative = false
-            terminalFailure = nil
-            outputFailure = nil
+            apply(.stop)
+            commands?.send(.play(nil, tunedAt: life.tunedAt))
             published.title = nil
-            control.broadcast()
             return old
         }
         old.forEach { $0.cancel() }
@@ -276,6 +244,7 @@ public final class Player: @unchecked Sendable {
             control.withLock {
                 level = newValue.isFinite ? min(max(newValue, 0), 1) : 0
                 setMixer()
+                commands?.send(.setGain(softwareGain))
             }
         }
     }
@@ -285,6 +254,9 @@ public final class Player: @unchecked Sendable {
     private var softwareGain: Float {
         mixer == nil ? Volume.gain(forLevel: level) : (level > 0 ? 1 : 0)
     }
+
+    /// The gain the samples get for the volume now.
+    var sampleGain: Float { control.withLock { softwareGain } }
 
     /// Called with `control` held (or from `init`).
     private func setMixer() {
@@ -305,24 +277,23 @@ public final class Player: @unchecked Sendable {
     @discardableResult
     public func shutdown() -> Bool {
         let old = control.withLock { () -> [StationSession] in
-            isShuttingDown = true
+            apply(.shutDown)
             let old = [session].compactMap { $0 } + leaving.map(\.session)
             leaving.removeAll()
             session = nil
-            control.broadcast()
+            commands?.send(.shutDown)
             return old
         }
         old.forEach { $0.cancel() }
         warmStations.shutdown()
-        let audioEnded = control.withLock { () -> Bool in
-            let deadline = ConditionLock.Deadline.after(seconds: 2)
-            while audioThreadRunning && control.wait(until: deadline) {}
-            return !audioThreadRunning
-        }
+        let audioEnded = audioThread.wait(timeout: .now() + 2) == .success
         return networkThreads.wait(timeout: .now() + 2) == .success && audioEnded
     }
 
     // MARK: Observation
+
+    /// The tuned station's session (its ring, its bitrate).
+    var tunedSession: StationSession? { control.withLock { session } }
 
     /// The current state, station and title.
     public var status: PlayerStatus { control.withLock { published } }
@@ -358,21 +329,17 @@ public final class Player: @unchecked Sendable {
             guard session === reporting else { return }
             switch event {
             case .connecting:
-                if case .retrying = netPhase { return }
-                netPhase = .connecting
+                apply(.connecting)
             case .stage(let next):
-                // Between retries the last failure says more than the next attempt's steps (and does not flicker).
-                if case .retrying = netPhase { return }
-                stage = next
+                apply(.stage(next))
             case .connected(let response):
-                netPhase = .connected
+                apply(.connected)
                 streamName = response.name
                 if let bitrate = response.bitrate, bitrate > 0 { session?.bytesPerSecond = bitrate * 125 }
             case .disconnected(let failure):
-                netPhase = .retrying(failure)
-                stage = .retrying(failure)
+                apply(.disconnected(failure))
             case .failed(let failure):
-                terminalFailure = failure
+                apply(.streamFailed(failure))
             }
         }
         publishStatus()
@@ -389,9 +356,9 @@ public final class Player: @unchecked Sendable {
             var next = published
             next.station = session?.station
             next.streamName = session == nil ? nil : streamName
-            next.state = derivedState()
-            next.connectionStage = next.state == .connecting ? stage : nil
-            if case .retrying = netPhase, everPlayed { next.isReconnecting = session != nil } else { next.isReconnecting = false }
+            next.state = session == nil ? .idle : life.playerState
+            next.connectionStage = life.connectionStage
+            next.isReconnecting = session != nil && life.isReconnecting
             if session == nil { next.title = nil }
             guard next != published else { return }
             published = next
@@ -400,20 +367,20 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    /// Called with `control` held.
-    private func derivedState() -> PlayerState {
-        guard session != nil else { return .idle }
-        if let terminalFailure { return .failed(terminalFailure, willRetry: false) }
-        if isPaused { return .paused }
-        if let outputFailure { return .failed(outputFailure, willRetry: true) }
-        if isAudible { return .playing }
-        if case .retrying(let failure) = netPhase, let silentSince,
-           StationSession.now - silentSince >= settings.startTimeout {
-            return .failed(failure, willRetry: true)
-        }
-        if awaitingNetwork, case .retrying(let failure) = netPhase { return .failed(failure, willRetry: true) }
-        if everPlayed || netPhase == .connected { return .buffering }
-        return .connecting
+    /// Applies `event` to the player's life at the clock's time; the session records as if paused
+    /// while the player is paused or without a device. Called with `control` held.
+    @discardableResult
+    private func apply(_ event: PlayerLifecycle.Event) -> PlayerLifecycle.Effects {
+        let before = life
+        let effects = life.reduce(event, at: clock.now)
+        // A session tuned anew records as it was made (a warm one as it was kept); the caller tells the audio thread.
+        if case .tune = event { return effects }
+        if life.holdsStream != before.holdsStream { session?.setPaused(life.holdsStream) }
+        // A pause that ends in a failure stays silent: the audio thread does not resume into what is left.
+        if life.isPaused != before.isPaused && life.failure == nil { commands?.send(life.isPaused ? .pause : .resume) }
+        if life.speculative != before.speculative { commands?.send(.setSweep(sweepStage)) }
+        if effects.endSession, let session { commands?.send(.endSession(session)) }
+        return effects
     }
 
     private func publishTitle(_ title: String, from reporting: StationSession) {
@@ -438,68 +405,50 @@ public final class Player: @unchecked Sendable {
 
     /// Called with `control` held.
     private func startAudioThreadIfNeeded() {
-        guard !audioThreadRunning else { return }
-        audioThreadRunning = true
-        NamedThread.start(name: "wd-audio", stackSize: 512 * 1024) { [self] in
-            AudioLoop(player: self).run()
-            control.withLock {
-                audioThreadRunning = false
-                control.broadcast()
-            }
+        guard commands == nil else { return }
+        let channel = AudioCommandChannel()
+        commands = channel
+        let programme = AudioLoop.Programme(session: session, tunedAt: life.tunedAt, paused: life.isPaused, gain: softwareGain,
+                                            sweep: sweepStage, tone: tone)
+        let loop = AudioLoop(settings: settings, output: output, clock: clock, loudnessMemory: loudnessMemory,
+                             programme: programme, commands: channel) { [self] event, session in
+            // The player lives while its audio thread runs, until ``shutdown()`` ends it.
+            audioReported(event, from: session)
+        }
+        audioThread.enter()
+        NamedThread.start(name: "wd-audio", stackSize: 512 * 1024) { [audioThread] in
+            loop.run()
+            audioThread.leave()
         }
     }
 
-    /// What the audio thread needs to know at the top of each step.
-    struct Command {
-        var session: StationSession?
-        var sessionStart: Double
-        var paused: Bool
-        var shuttingDown: Bool
-        var gain: Float
-        /// The sweep stage's setting; a station tuned ahead is silent without a sweep.
-        var sweep: SweepMix.Setting?
-        /// The alarm's tone sounds (while no station is tuned).
-        var tone = false
-
-        /// Whether the audio thread is to leave `session` (switch, pause or shut down).
-        func leaves(_ session: StationSession) -> Bool { self.session !== session || paused || shuttingDown }
-    }
-
-    func currentCommand() -> Command {
-        control.withLock {
-            Command(session: session, sessionStart: sessionStart, paused: isPaused, shuttingDown: isShuttingDown,
-                    gain: softwareGain, sweep: sweepStage, tone: tone)
-        }
-    }
-
-    /// Called with `control` held.
+    /// The sweep stage's setting: a station tuned ahead is silent without a sweep. Called with `control` held.
     private var sweepStage: SweepMix.Setting? {
-        sweep ?? (isSpeculative ? SweepMix.Setting(level: 0, noise: false) : nil)
+        sweep ?? (life.speculative ? SweepMix.Setting(level: 0, noise: false) : nil)
     }
 
-    /// Blocks the audio thread until the command differs from `command` (or `timeout` passes).
-    func waitForCommandChange(from command: Command, timeout: Double) {
-        control.withLock {
-            let deadline = ConditionLock.Deadline.after(seconds: timeout)
-            while session === command.session && isPaused == command.paused && isShuttingDown == command.shuttingDown
-                && sweepStage == command.sweep && tone == command.tone && control.wait(until: deadline) {}
+    /// What the audio thread tells about `reporting`, the session it plays (or, drained, the one it now plays).
+    private func audioReported(_ event: AudioEvent, from reporting: StationSession?) {
+        if case .drained = event { return audioSwitched(to: reporting) }
+        guard let reporting else { return }
+        switch event {
+        case .audible: audioDidChange(audible: true, session: reporting)
+        case .silent: audioDidChange(audible: false, session: reporting)
+        case .startTimedOut: startTimedOut(session: reporting)
+        case .decoderFailed(let error): decoderFailed(error, session: reporting)
+        case .outputLost(let error): outputLost(error, session: reporting)
+        case .outputBack: outputRecovered(session: reporting)
+        case .titleReached(let title): publishTitle(title, from: reporting)
+        case .tick: refreshStatus()
+        case .drained: break
         }
     }
 
     /// The audio thread reports whether sound is reaching the device for `session`.
-    func audioDidChange(audible: Bool, session reporting: StationSession) {
+    private func audioDidChange(audible: Bool, session reporting: StationSession) {
         let firstHeard = control.withLock { () -> Bool in
             guard session === reporting else { return false }
-            let first = audible && !everPlayed
-            if audible {
-                isAudible = true
-                everPlayed = true
-                silentSince = nil
-            } else {
-                isAudible = false
-                if silentSince == nil { silentSince = StationSession.now }
-            }
-            return first
+            return apply(audible ? .audible : .silent).firstHeard
         }
         // The playing station is heard: warm connections may be made now without delaying it.
         if firstHeard { warmStations.playerChanged() }
@@ -507,44 +456,38 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Re-evaluates time-dependent states (a long outage becomes "failed, retrying").
-    func refreshStatus() { publishStatus() }
-
-    /// The audio thread saw no audio within the start timeout. - Returns: whether the session ended; it
-    /// goes on when the network is what failed (the station may be fine), shown as failed-and-retrying.
-    func startTimedOut(session reporting: StationSession) -> Bool {
-        let failure: PlaybackFailure
-        let bytes = reporting.audioBytesDelivered
-        switch control.withLock({ netPhase }) {
-        case .retrying(let last) where last.code == .noNetwork:
-            control.withLock { if session === reporting { awaitingNetwork = true } }
-            logger.info("no network, still trying", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(last)"])
-            publishStatus()
-            return false
-        case .retrying(let last):
-            failure = last
-        default:
-            // Plenty of bytes that never decoded are not audio we can play; a few bytes are a stream too slow to play.
-            let plenty = max(65536, Int(settings.prebufferSeconds * Double(reporting.bytesPerSecond)) * 4)
-            failure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no playable audio in \(bytes) bytes")
-                : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s (\(bytes) bytes)")
-        }
-        control.withLock {
-            guard session === reporting, terminalFailure == nil else { return }
-            terminalFailure = failure
-        }
-        reporting.cancel()
-        logger.info("start timed out", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(failure)"])
+    private func refreshStatus() {
+        control.withLock { _ = apply(.tick) }
         publishStatus()
-        return true
+    }
+
+    /// The audio thread saw no audio within the start timeout: the session ends (the audio thread is told),
+    /// unless the network is what failed (the station may be fine): then it goes on, shown as failed-and-retrying.
+    private func startTimedOut(session reporting: StationSession) {
+        let bytes = reporting.audioBytesDelivered
+        // Plenty of bytes that never decoded are not audio we can play; a few bytes are a stream too slow to play.
+        let plenty = max(65536, Int(settings.prebufferSeconds * Double(reporting.bytesPerSecond)) * 4)
+        let silentFailure = bytes >= plenty ? PlaybackFailure(.formatNotSupported, detail: "no playable audio in \(bytes) bytes")
+            : PlaybackFailure(.timedOut, detail: "no audio within \(Int(settings.startTimeout)) s (\(bytes) bytes)")
+        let (ended, state) = control.withLock { () -> (Bool, PlayerLifecycle.State?) in
+            guard session === reporting else { return (false, nil) }
+            return (apply(.startTimedOut(silentFailure: silentFailure)).endSession, life.state)
+        }
+        if ended, case .failed(let failure) = state {
+            reporting.cancel()
+            logger.info("start timed out", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(failure)"])
+        } else if case .retrying(let last) = state {
+            logger.info("no network, still trying", metadata: ["stream.url": "\(reporting.station.url)", "reason": "\(last)"])
+        }
+        publishStatus()
     }
 
     /// The audio thread cannot decode the station's encoding (its codec library made no decoder): the
     /// station fails for good.
-    func decoderFailed(_ error: Error, session reporting: StationSession) {
+    private func decoderFailed(_ error: Error, session reporting: StationSession) {
         control.withLock {
             guard session === reporting else { return }
-            terminalFailure = PlaybackFailure(.formatNotSupported, detail: "\(error)")
-            isAudible = false
+            apply(.decoderFailed(PlaybackFailure(.formatNotSupported, detail: "\(error)")))
         }
         reporting.cancel()
         logger.info("no decoder", metadata: ["stream.url": "\(reporting.station.url)", "error": "\(error)"])
@@ -554,13 +497,15 @@ public final class Player: @unchecked Sendable {
     /// The audio thread lost the device (open or write failed) and re-opens it with back-off. Until then
     /// the stream keeps recording as if paused, so play continues where the sound stopped (up to the
     /// time-shift bound, then live).
-    func outputLost(_ error: Error, session reporting: StationSession) {
+    private func outputLost(_ error: Error, session reporting: StationSession) {
         let first = control.withLock { () -> Bool in
             guard session === reporting else { return false }
-            let first = outputFailure == nil
-            outputFailure = PlaybackFailure(.outputFailed, detail: "\(error)")
-            isAudible = false
-            reporting.setPaused(true)
+            let first: Bool
+            switch life.state {
+            case .outputLost, .paused(outputLost: .some): first = false
+            default: first = true
+            }
+            apply(.outputLost(PlaybackFailure(.outputFailed, detail: "\(error)")))
             return first
         }
         if first {
@@ -570,20 +515,18 @@ public final class Player: @unchecked Sendable {
     }
 
     /// The audio thread opened the lost device again.
-    func outputRecovered(session reporting: StationSession) {
+    private func outputRecovered(session reporting: StationSession) {
         let recovered = control.withLock { () -> Bool in
-            guard session === reporting, outputFailure != nil else { return false }
-            outputFailure = nil
-            reporting.setPaused(isPaused)
+            guard session === reporting else { return false }
+            switch life.state {
+            case .outputLost, .paused(outputLost: .some): break
+            default: return false
+            }
+            apply(.outputBack)
             return true
         }
         guard recovered else { return }
         logger.info("audio device back", metadata: ["alsa.device": "\(settings.output.device)"])
         publishStatus()
-    }
-
-    /// The audio thread reached `title` in the audio it plays.
-    func titleReached(_ title: String, session reporting: StationSession) {
-        publishTitle(title, from: reporting)
     }
 }

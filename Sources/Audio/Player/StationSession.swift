@@ -51,16 +51,20 @@ final class StationSession: @unchecked Sendable {
     private var servedHLS = false
     /// The station's address policy with the configuration's exceptions: every connection's.
     private let addressPolicy: AddressPolicy
+    private let clock: PlayerClock
     /// Playlist entries tried in the current attempt, over all nesting levels (network thread only).
     private var entriesTried = 0
 
-    /// - Parameter onEvent: called on the network thread with this session (so a listener can ignore
-    ///   a session it already replaced) and what happened.
-    init(station: PlayableStation, settings: PlayerSettings, logger: Logger,
+    /// - Parameters:
+    ///   - clock: times the start timeout and the outage the back-off grows with.
+    ///   - onEvent: called on the network thread with this session (so a listener can ignore
+    ///     a session it already replaced) and what happened.
+    init(station: PlayableStation, settings: PlayerSettings, logger: Logger, clock: PlayerClock = MonotonicClock(),
          onEvent: @escaping (StationSession, Event) -> Void) {
         self.station = station
         self.settings = settings
         self.logger = logger
+        self.clock = clock
         self.onEvent = onEvent
         writer = RingWriter(timeShiftSeconds: settings.timeShiftSeconds, maximumLeadSeconds: settings.maximumLeadSeconds)
         input = SplicingSink(next: writer, isWarm: { [writer] in writer.isWarm })
@@ -117,14 +121,14 @@ final class StationSession: @unchecked Sendable {
     private var cancelled: Bool { condition.withLock { isCancelled } }
 
     private func run() {
-        let started = Self.now
+        let started = clock.now
         var attempt = 0
         var everStreamed = false
         var outageStart = started
         var definitiveInARow = 0
         while !cancelled {
             onEvent(self, .connecting)
-            let connectedAt = Self.now
+            let connectedAt = clock.now
             entriesTried = 0
             switch stream(url: station.url, depth: 0) {
             case .cancelled:
@@ -137,7 +141,7 @@ final class StationSession: @unchecked Sendable {
                 finish(failure)
                 return
             case .ended(let failure, let deliveredAudio):
-                let now = Self.now
+                let now = clock.now
                 if deliveredAudio {
                     everStreamed = true
                     outageStart = now
@@ -312,7 +316,8 @@ final class StationSession: @unchecked Sendable {
         return last
     }
 
-    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// Real monotonic time, for what measures the network (warm stations' throughput, probes).
+    static var now: Double { MonotonicClock().now }
 
     /// How many definitive answers in a row (``PlaybackFailure/isDefinitive``) end a station that never
     /// played: the second attempt is the one retry, for a server that was just being set up.

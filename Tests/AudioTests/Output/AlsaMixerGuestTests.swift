@@ -70,12 +70,12 @@ final class AlsaMixerGuestTests: XCTestCase {
         let player = Player(settings: settings, output: NullAudioOutput(), mixer: mixer)
         defer { player.shutdown() }
         XCTAssertEqual(try decibels("Master").first ?? 0, -12.04, accuracy: 0.15, "the saved volume reaches the card at start")
-        XCTAssertEqual(player.currentCommand().gain, 1)
+        XCTAssertEqual(player.sampleGain, 1)
         player.volume = 0.8
         XCTAssertEqual(try decibels("Master").first ?? 0, -3.88, accuracy: 0.15)
-        XCTAssertEqual(player.currentCommand().gain, 1)
+        XCTAssertEqual(player.sampleGain, 1)
         player.volume = 0
-        XCTAssertEqual(player.currentCommand().gain, 0)
+        XCTAssertEqual(player.sampleGain, 0)
         XCTAssertEqual(try decibels("Master").first ?? 0, -45, accuracy: 0.15)
     }
 }

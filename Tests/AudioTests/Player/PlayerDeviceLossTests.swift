@@ -20,7 +20,7 @@ final class PlayerDeviceLossTests: XCTestCase {
         device.remove()
     }
 
-    private func makePlayer(startTimeout: Double = 5) -> (Player, PlayerRecorder) {
+    private func makePlayer(startTimeout: Double = 5, clock: PlayerClock = MonotonicClock()) -> (Player, PlayerRecorder) {
         let settings = PlayerSettings(
             output: AlsaOutputSettings(device: device.device),
             source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3, allowedAddresses: IPNetwork.loopback),
@@ -28,7 +28,7 @@ final class PlayerDeviceLossTests: XCTestCase {
             startTimeout: startTimeout)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: settings, logger: logger)
+        let player = Player(settings: settings, logger: logger, clock: clock)
         return (player, PlayerRecorder(player))
     }
 
@@ -63,15 +63,21 @@ final class PlayerDeviceLossTests: XCTestCase {
 
     func testADeviceMissingAtTheStartIsWaitedForLongerThanTheStartTimeout() throws {
         device.unplug()
-        let (player, recorder) = makePlayer(startTimeout: 1.5)
+        let clock = ManualClock()
+        let (player, recorder) = makePlayer(startTimeout: 1.5, clock: clock)
         defer { player.shutdown() }
         player.play(PlayableStation(id: "plain", name: "plain", url: server.url("/plain.mp3")))
         XCTAssertTrue(recorder.waitForState(timeout: 5, Self.isDeviceLost), "states: \(recorder.states)")
-        Thread.sleep(forTimeInterval: 2)  // past the start timeout: a missing device is not a dead station
+        // Past the start timeout, by many re-open attempts (the last 1 s apart): a missing device is not a dead station.
+        for _ in 0..<10 {
+            clock.advance(by: 1)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         XCTAssertTrue(Self.isDeviceLost(player.status.state), "\(recorder.states)")
         XCTAssertTrue(device.samples.isEmpty)
 
         device.plugIn()
+        clock.advance(by: 1)  // the next re-open is due
         XCTAssertTrue(recorder.waitForState(timeout: 5) { $0 == .playing }, "states: \(recorder.states)")
         XCTAssertTrue(recorder.wait(timeout: 10) { _ in self.device.samples.count > 2 * 44_100 * 2 })
         XCTAssertEqual(PCMAnalysis.frequency(device.samples, channels: 2, sampleRate: 44_100), 440, accuracy: 5)

@@ -18,15 +18,15 @@ final class PlayerFaultTests: XCTestCase {
     }
 
     /// `allowed`: the addresses stations may reach past the catalog's address policy (the server's loopback).
-    private func makePlayer(_ name: String, startTimeout: Double = 3, stall: Double = 3,
-                            timeShift: Double = 300, allowed: [IPNetwork] = IPNetwork.loopback) -> (Player, PlayerRecorder, URL) {
+    private func makePlayer(_ name: String, startTimeout: Double = 3, stall: Double = 3, timeShift: Double = 300,
+                            allowed: [IPNetwork] = IPNetwork.loopback, clock: PlayerClock = MonotonicClock()) -> (Player, PlayerRecorder, URL) {
         let capture = AlsaCapture.device(named: name)
         let settings = PlayerSettings(output: AlsaOutputSettings(device: capture.device),
                                       source: StreamSourceSettings(connectTimeout: 2, stallTimeout: stall, allowedAddresses: allowed),
                                       timeShiftSeconds: timeShift, startTimeout: startTimeout)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning
-        let player = Player(settings: settings, logger: logger)
+        let player = Player(settings: settings, logger: logger, clock: clock)
         return (player, PlayerRecorder(player), capture.file)
     }
 
@@ -75,10 +75,16 @@ final class PlayerFaultTests: XCTestCase {
         // TCP refuses to connect to a multicast address with ENETUNREACH before sending anything: the
         // kernel's own "network unreachable", without leaving the machine. The address policy refuses
         // multicast before the kernel would: this test allows that one address to reach the kernel.
-        let (player, recorder, _) = makePlayer("nonetwork", startTimeout: 1, allowed: [IPNetwork("224.0.0.1/32")!])
+        let clock = ManualClock()
+        let (player, recorder, _) = makePlayer("nonetwork", startTimeout: 5, allowed: [IPNetwork("224.0.0.1/32")!], clock: clock)
         player.play(PlayableStation(id: "unreachable", name: "unreachable", url: "http://224.0.0.1:9/live"))
+        XCTAssertTrue(recorder.wait(timeout: 5) { $0.statuses.last?.connectionStage?.description == "Retrying (No network)…" },
+                      "\(recorder.statuses)")
+        XCTAssertEqual(player.status.state, .connecting, "within the start timeout: still connecting")
+        clock.advance(by: 5)
         XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isFailed }, "\(recorder.states)")
-        Thread.sleep(forTimeInterval: 2)
+        clock.advance(by: 600)
+        Thread.sleep(forTimeInterval: 0.3)  // the audio thread looks at the clock every 20 ms: a chance to give up
         guard case .failed(let failure, let willRetry) = player.status.state else {
             return XCTFail("\(recorder.states)")
         }
@@ -171,9 +177,14 @@ final class PlayerFaultTests: XCTestCase {
     }
 
     func testTrickleTimesOut() {
-        let (player, recorder, _) = makePlayer("trickle", startTimeout: 2)
+        let clock = ManualClock()
+        let (player, recorder, _) = makePlayer("trickle", startTimeout: 2, clock: clock)
         player.play(station("/trickle.mp3"))
-        XCTAssertTrue(recorder.waitForState(timeout: 6) { $0.isFailed }, "\(recorder.states)")
+        XCTAssertTrue(recorder.wait(timeout: 5) { $0.statuses.contains { $0.state == .buffering || $0.connectionStage == .waitingForAudio } },
+                      "the server answered: \(recorder.statuses)")
+        XCTAssertFalse(recorder.states.contains { $0.isFailed }, "the start timeout has not passed: \(recorder.states)")
+        clock.advance(by: 2)
+        XCTAssertTrue(recorder.waitForState(timeout: 5) { $0.isFailed }, "\(recorder.states)")
         XCTAssertEqual(recorder.failureCode, .timedOut)
         player.shutdown()
     }

@@ -19,7 +19,7 @@ final class PlayerHostileHeaderTests: XCTestCase {
         player.play(PlayableStation(id: "hostile", name: "hostile", url: server.url("/hostile-headers.mp3?speed=4")))
         XCTAssertTrue(recorder.waitForState(timeout: 8) { $0.isPlaying }, "\(recorder.states)")
         // icy-br 2^63-1 is no bitrate: the buffer is sized from the decoder's measure instead.
-        XCTAssertLessThanOrEqual(player.currentCommand().session?.bytesPerSecond ?? 0, 100 * RingWriter.maximumBytesPerSecond)
+        XCTAssertLessThanOrEqual(player.tunedSession?.bytesPerSecond ?? 0, 100 * RingWriter.maximumBytesPerSecond)
         let played = recorder.wait(timeout: 10) { _ in AlsaCapture.samples(in: capture.file).count / 2 > 44100 * 2 }
         player.shutdown()
         XCTAssertTrue(played)

@@ -49,7 +49,7 @@ final class PlayerTitleFloodTests: XCTestCase {
         var most = 0
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
-            most = max(most, player.currentCommand().session?.ring.markCount ?? 0)
+            most = max(most, player.tunedSession?.ring.markCount ?? 0)
             Thread.sleep(forTimeInterval: 0.05)
         }
         return most
@@ -69,7 +69,7 @@ final class PlayerTitleFloodTests: XCTestCase {
         let paused = mostMarks(player, for: 3)
         XCTAssertLessThanOrEqual(paused, 32, "3 s recorded while paused: a few marks, not 3,000")
         XCTAssertEqual(recorder.titles.count, publishedAtPause, "nothing is heard while paused")
-        if let ring = player.currentCommand().session?.ring {
+        if let ring = player.tunedSession?.ring {
             XCTAssertLessThanOrEqual(ring.count, ring.capacity)
             XCTAssertLessThanOrEqual(ring.markCount, ByteRing.maximumMarks)
         }
