@@ -49,6 +49,7 @@ let package = Package(
         .systemLibrary(name: "CResolv"),
         .systemLibrary(name: "CI2CDev"),
         .systemLibrary(name: "CThreadName"),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CEvdev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
@@ -91,7 +92,7 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
-                           "PrintableText", .product(name: "Logging", package: "swift-log")],
+                           "PrintableText", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
             name: "wavediald",
