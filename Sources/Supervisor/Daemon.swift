@@ -122,14 +122,11 @@ public final class Daemon {
         ticker.resume()
 
         // Before the control socket: a client that sees the daemon answer finds the page served too.
-        // Under systemd the socket unit made from [web] listens (its IPAddressAllow guards the clients).
-        let web = WebServer.start(
-            configuration.web, inherited: listeners.descriptors["web"].map { StreamSocket.adopting(listeningDescriptor: $0) },
-            backend: WebBackend(
+        let web = startWeb(listeners: listeners, backend: WebBackend(
             perform: { [self] request in
                 respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },
-            dialListing: { controller.dialListing() }, search: { try database.search($0) }), logger: Logger(label: "wavedial.web"))
+            dialListing: { controller.dialListing() }, search: { try database.search($0) }))
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
             respond: { [self] request in
@@ -250,6 +247,13 @@ public final class Daemon {
             logger.error("configuration not reloaded", metadata: ["error": "\(error)"])
             return .failure("config \(error)")
         }
+    }
+
+    /// The web page, when `[web] enabled`; nil too when it cannot listen (said why: the radio plays on without it).
+    private func startWeb(listeners: SystemdListeners, backend: WebBackend) -> WebServer? {
+        // Under systemd the socket unit made from [web] listens (its IPAddressAllow guards the clients).
+        let inherited = listeners.descriptors["web"].map { StreamSocket.adopting(listeningDescriptor: $0) }
+        return WebServer.start(configuration.web, inherited: inherited, backend: backend, logger: Logger(label: "wavedial.web"))
     }
 
     /// The MPD server, when `[mpd] enabled`. One that cannot listen (the port taken) is left out and said
