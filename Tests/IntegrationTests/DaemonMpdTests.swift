@@ -281,19 +281,20 @@ final class DaemonMpdSocketActivationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: none + "/wavediald-mpd.socket"))
     }
 
-    func testTheDaemonServesOnTheSocketSystemdHandsIt() throws {
+    /// The daemon started by `systemd-socket-activate` on a socket named `server` (`mpd`, `web`), whose section
+    /// names another port: only the handed socket can answer. `body` gets the first connection, which started it.
+    private func activated(_ server: String, uuid: String,
+                           _ body: (MpdLineClient, DaemonProcess) throws -> Void) throws {
         let activate = "/usr/bin/systemd-socket-activate"
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed")
         let handed = freeLoopbackPort()
-        // The config names another port: only the handed socket can answer on `handed`.
-        let radio = try RadioUnderTest(stations: [.init(uuid: "00000000-0000-4000-8000-0000000000d9", name: "Quiet FM",
-                                                        url: "http://127.0.0.1:9/")]) { config in
-            config.extra += "\n[mpd]\nenabled = true\nport = \(freeLoopbackPort())\n"
+        let radio = try RadioUnderTest(stations: [.init(uuid: uuid, name: "Quiet FM", url: "http://127.0.0.1:9/")]) { config in
+            config.extra += "\n[\(server)]\nenabled = true\nport = \(freeLoopbackPort())\n"
         }
         defer { radio.stop() }
         let daemon = try DaemonProcess(
             configPath: radio.configPath, socketPath: radio.socketPath, logPath: radio.directory.path("daemon.log"),
-            launcher: [activate, "--listen=127.0.0.1:\(handed)", "--fdname=mpd"])
+            launcher: [activate, "--listen=127.0.0.1:\(handed)", "--fdname=\(server)"])
         defer { _ = daemon.terminate() }
         // systemd-socket-activate starts the daemon at the first connection, which the daemon then serves.
         var connected: MpdLineClient?
@@ -302,40 +303,27 @@ final class DaemonMpdSocketActivationTests: XCTestCase {
             connected = try? MpdLineClient(port: handed)
             if connected == nil { usleep(100_000) }
         }
-        let client = try XCTUnwrap(connected, "systemd-socket-activate listens")
-        XCTAssertEqual(client.readLine(), "OK MPD 0.23.0", daemon.log)
-        client.send("status\n")
-        XCTAssertEqual(client.readLine()?.hasPrefix("volume: "), true)
-        XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
+        try body(try XCTUnwrap(connected, "systemd-socket-activate listens"), daemon)
+    }
+
+    func testTheDaemonServesOnTheSocketSystemdHandsIt() throws {
+        try activated("mpd", uuid: "00000000-0000-4000-8000-0000000000d9") { client, daemon in
+            XCTAssertEqual(client.readLine(), "OK MPD 0.23.0", daemon.log)
+            client.send("status\n")
+            XCTAssertEqual(client.readLine()?.hasPrefix("volume: "), true)
+            XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
+        }
     }
 
     func testTheDaemonServesItsPageOnTheSocketSystemdHandsIt() throws {
-        let activate = "/usr/bin/systemd-socket-activate"
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed")
-        let handed = freeLoopbackPort()
-        let radio = try RadioUnderTest(stations: [.init(uuid: "00000000-0000-4000-8000-0000000000da", name: "Quiet FM",
-                                                        url: "http://127.0.0.1:9/")]) { config in
-            config.extra += "\n[web]\nenabled = true\nport = \(freeLoopbackPort())\n"
+        try activated("web", uuid: "00000000-0000-4000-8000-0000000000da") { client, _ in
+            client.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            var lines: [String] = []
+            while let line = client.readLine() { lines.append(line) }
+            let reply = lines.joined(separator: "\n")
+            XCTAssertTrue(reply.hasPrefix("HTTP/1.1 200"), reply)
+            // The status's JSON (its last line has no line break, which this line reader leaves unread).
+            XCTAssertTrue(reply.contains("Content-Type: application/json"), reply)
         }
-        defer { radio.stop() }
-        let daemon = try DaemonProcess(
-            configPath: radio.configPath, socketPath: radio.socketPath, logPath: radio.directory.path("daemon.log"),
-            launcher: [activate, "--listen=127.0.0.1:\(handed)", "--fdname=web"])
-        defer { _ = daemon.terminate() }
-        // systemd-socket-activate starts the daemon at the first connection, which the daemon then serves.
-        var connected: MpdLineClient?
-        let deadline = Date().addingTimeInterval(10)
-        while connected == nil && Date() < deadline {
-            connected = try? MpdLineClient(port: handed)
-            if connected == nil { usleep(100_000) }
-        }
-        let client = try XCTUnwrap(connected, "systemd-socket-activate listens")
-        client.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        var lines: [String] = []
-        while let line = client.readLine() { lines.append(line) }
-        let reply = lines.joined(separator: "\n")
-        XCTAssertTrue(reply.hasPrefix("HTTP/1.1 200"), reply)
-        // The status's JSON (its last line has no line break, which this line reader leaves unread).
-        XCTAssertTrue(reply.contains("Content-Type: application/json"), reply)
     }
 }
