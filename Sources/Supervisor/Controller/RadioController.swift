@@ -466,7 +466,8 @@ public final class RadioController: @unchecked Sendable {
         if !typed { reportPlay(station) }
     }
 
-    /// The player's view of `station`, under its address policy.
+    /// The player's view of `station`, under its address policy: its own `url`, resolved afresh
+    /// (``Station/checkedStreamURL``).
     private func playable(_ station: Station) -> PlayableStation {
         PlayableStation(id: station.stationuuid, name: station.name, url: station.url, addressPolicy: addressPolicy(for: station))
     }

@@ -124,10 +124,13 @@ final class ControlSocketExhaustionTests: XCTestCase {
             XCTAssertTrue(readLine(socket)?.contains("\"status\"") ?? false)
             subscribers.append(socket)
         }
-        let extra = try connect()
-        extra.write(Data("{\"command\":\"subscribe\"}\n".utf8))
-        XCTAssertEqual(readLine(extra), #"{"error":"too many subscribers","ok":false}"#)
-        XCTAssertNil(readLine(extra), "and closed")
-        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+        // Held open to the end: an optimized build would otherwise close them after their last use, above.
+        try withExtendedLifetime(subscribers) {
+            let extra = try connect()
+            extra.write(Data("{\"command\":\"subscribe\"}\n".utf8))
+            XCTAssertEqual(readLine(extra), #"{"error":"too many subscribers","ok":false}"#)
+            XCTAssertNil(readLine(extra), "and closed")
+            XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+        }
     }
 }

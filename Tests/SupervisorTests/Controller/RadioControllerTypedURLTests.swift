@@ -83,6 +83,8 @@ final class RadioControllerTypedURLTests: XCTestCase {
         perform("tune", relayed.urlResolved)
         XCTAssertEqual(player.stations.last?.id, relayed.stationuuid)
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)
+        // The station's own URL plays, its playlist resolved now, not the checker's stale resolution.
+        XCTAssertEqual(player.stations.last?.url, relayed.url)
     }
 
     /// Only catalog stations are reported as clicks: neither a typed URL nor an imported playlist entry

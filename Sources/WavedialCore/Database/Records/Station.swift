@@ -79,14 +79,17 @@ public struct Station: Codable, Sendable, Equatable, Hashable, FetchableRecord, 
 
     /// Why the radio cannot play it, nil when it can; see ``StationPlayability``.
     public var unplayableReason: StationPlayability.Reason? {
-        StationPlayability.reason(codec: codec, hls: hls, lastCheckOK: lastcheckok, streamURL: streamURL)
+        StationPlayability.reason(codec: codec, hls: hls, lastCheckOK: lastcheckok, streamURL: checkedStreamURL)
     }
 
     /// The station's position when it has a valid one.
     public var coordinate: Coordinate? { Coordinate(validLatitude: geoLat, longitude: geoLong) }
 
-    /// The URL to play: the resolved one when known, else the original.
-    public var streamURL: String { urlResolved.isEmpty ? url : urlResolved }
+    /// The stream Radio Browser's last check reached (`url_resolved`: `url`'s playlist and redirects
+    /// followed), else `url`: what its scheme says about playability. The radio plays `url` itself and
+    /// follows its playlist and redirects at every tune, since the check's result goes stale (tokenised
+    /// redirects, relays that move).
+    public var checkedStreamURL: String { urlResolved.isEmpty ? url : urlResolved }
 
     /// The table's columns in the order of ``databaseValues``.
     static let databaseColumns = [
