@@ -28,17 +28,23 @@ public enum ForegroundPlayback {
         let done = DispatchSemaphore(value: 0)
         let lock = ConditionLock()
         var failure: PlaybackFailure?
+        // Set under `lock` once the player is stopped: a status still queued on the event queue prints
+        // nothing, so no thread writes to stdout while the process exits (exit frees stdio's buffers).
+        var finished = false
         // Only the player's serial event queue touches these.
         var lastState: PlayerState?
         var lastTitle: String?
         var played = false
         let observation = player.observe { status in
+            lock.lock()
+            defer { lock.unlock() }
+            guard !finished else { return }
             if status.state != lastState {
                 lastState = status.state
                 say("state: \(status.state)")
                 if status.state == .playing { played = true }
                 if case .failed(let final, let retrying) = status.state, !retrying || !played {
-                    lock.withLock { failure = final }
+                    failure = final
                     done.signal()
                 }
             }
@@ -65,8 +71,10 @@ public enum ForegroundPlayback {
         let stopped = player.shutdown()
         observation.cancel()
         signalSources.forEach { $0.cancel() }
+        // Waits for a line being printed, and silences the statuses still queued.
+        lock.withLock { finished = true }
         var status: Int32 = 0
-        if let failure = lock.withLock({ failure }) {
+        if let failure {
             fputs(StationText.printable("wavedial: cannot play \(url): \(failure.code) (\(failure.detail))") + "\n", stderr)
             status = 1
         }
