@@ -69,8 +69,11 @@ public struct Volume {
         }
     }
 
+    /// Rounded to the nearest by ``Int16/init(fullScale:)`` (the division by 2^15 is exact), with no libm
+    /// call: it runs for every sample at any volume but full.
+    @inline(__always)
     private static func scale(_ sample: Int16, by gain: Float) -> Int16 {
-        Int16(clamping: Int((Float(sample) * gain).rounded()))
+        Int16(fullScale: Float(sample) * gain / 32768)
     }
 
     /// Maps a user volume (0...1, as on the knob) to a gain: squared, which is closer to perceived loudness.

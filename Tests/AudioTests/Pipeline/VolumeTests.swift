@@ -41,7 +41,10 @@ final class VolumeTests: XCTestCase {
         XCTAssertEqual(Volume.gain(forLevel: 0.5), 0.25)
         XCTAssertEqual(Volume.gain(forLevel: 2), 1)
         var half = Volume(gain: 0.5)
-        XCTAssertEqual(apply(&half, frames: 1, value: 1001), [501, 501])
+        // Rounded to the nearest, ties to even: 500.5 is 500, 501.5 is 502.
+        XCTAssertEqual(apply(&half, frames: 1, value: 1001), [500, 500])
+        XCTAssertEqual(apply(&half, frames: 1, value: 1003), [502, 502])
+        XCTAssertEqual(apply(&half, frames: 1, value: -1003), [-502, -502])
     }
 
     func testFramesToTargetCountsDownTheRamp() {
