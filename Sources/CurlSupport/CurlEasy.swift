@@ -54,16 +54,23 @@ public final class CurlEasy {
 
     // MARK: Options
 
-    public func set(_ option: CURLoption, _ value: Int) throws {
+    /// Sets `option` for the transfers from now on (`curl_easy_setopt`). - Throws: ``CurlError`` when
+    /// libcurl refuses it (an option this libcurl was built without).
+    public func set(_ option: CurlOption) throws {
+        for (name, value) in option.settings {
+            switch value {
+            case .number(let number): try set(name, number)
+            case .text(let text): try set(name, text)
+            }
+        }
+    }
+
+    func set(_ option: CURLoption, _ value: Int) throws {
         try check(CCurl_setopt_long(handle, option, value), "curl_easy_setopt")
     }
 
-    public func set(_ option: CURLoption, _ value: Bool) throws {
-        try set(option, value ? 1 : 0)
-    }
-
     /// libcurl copies string options (since 7.17), so `value` need not outlive the call.
-    public func set(_ option: CURLoption, _ value: String) throws {
+    func set(_ option: CURLoption, _ value: String) throws {
         try check(value.withCString { CCurl_setopt_string(handle, option, $0) }, "curl_easy_setopt")
     }
 

@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Foundation
 
@@ -34,20 +33,16 @@ public struct RadioBrowserClient: Sendable {
                     onData: (UnsafeRawBufferPointer) throws -> Void) throws {
         let easy = try CurlEasy()
         easy.setAddressPolicy(addressPolicy)
-        try easy.set(CURLOPT_URL, url)
-        try easy.set(CURLOPT_PROTOCOLS_STR, url.lowercased().hasPrefix("http://") ? "http,https" : "https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "https")
-        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
-        try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl can decode: gzip, deflate
-        try easy.set(CURLOPT_FOLLOWLOCATION, true)
-        try easy.set(CURLOPT_MAXREDIRS, 5)
-        try easy.set(CURLOPT_CONNECTTIMEOUT, connectTimeout)
-        try easy.set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
-        try easy.set(CURLOPT_LOW_SPEED_TIME, stallTimeout)
-        try easy.set(CURLOPT_TIMEOUT, transferTimeout)
-        try easy.set(CURLOPT_SSL_VERIFYPEER, true)
-        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
-        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.set(.url(url))
+        try easy.set(.protocols(url.lowercased().hasPrefix("http://") ? [.http, .https] : [.https], redirects: [.https]))
+        try easy.set(.userAgent(Self.userAgent))
+        try easy.set(.acceptAnyEncoding)  // gzip, deflate
+        try easy.set(.followRedirects(maximum: 5))
+        try easy.set(.connectTimeout(seconds: Double(connectTimeout)))
+        try easy.set(.minimumSpeed(bytesPerSecond: lowSpeedLimit, seconds: stallTimeout))
+        try easy.set(.timeout(seconds: Double(transferTimeout)))
+        try easy.set(.verifyTLSPeer)
+        try easy.set(.failOnHTTPError)
         var failure: Error?
         do {
             try withoutActuallyEscaping(onData) { onData in

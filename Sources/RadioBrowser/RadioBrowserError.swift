@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 
 /// Why talking to Radio Browser failed, in words for the CLI and the LCD.
@@ -31,7 +30,7 @@ public enum RadioBrowserError: Error, CustomStringConvertible {
     static func reason(for error: CurlError, status: Int) -> String {
         if status >= 400 { return "HTTP \(status)" }
         if error.isAddressRefused { return error.detail }
-        if error.code == CURLE_UNSUPPORTED_PROTOCOL { return "redirected to a protocol other than https (\(error.detail))" }
+        if error.kind == .unsupportedProtocol { return "redirected to a protocol other than https (\(error.detail))" }
         if error.isResolveFailure { return "name not found (\(error.detail))" }
         if error.isConnectFailure { return "connection refused or unreachable (\(error.detail))" }
         if error.isTimeout { return "timed out (\(error.detail))" }

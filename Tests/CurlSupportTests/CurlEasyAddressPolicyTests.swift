@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import WavedialTestSupport
 import XCTest
@@ -25,10 +24,10 @@ final class CurlEasyAddressPolicyTests: XCTestCase {
     private func get(_ url: String, policy: AddressPolicy?) throws -> CurlError? {
         let easy = try CurlEasy()
         easy.setAddressPolicy(policy)
-        try easy.set(CURLOPT_URL, url)
-        try easy.set(CURLOPT_FOLLOWLOCATION, true)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, 5000)
-        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.set(.url(url))
+        try easy.set(.followRedirects(maximum: 5))
+        try easy.set(.connectTimeout(seconds: 5))
+        try easy.set(.failOnHTTPError)
         do {
             try easy.perform { _ in true }
             return nil

@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Dispatch
 import Glibc
@@ -53,15 +52,13 @@ public final class CurlStreamSource: @unchecked Sendable {
         stallTimeout = settings.stallTimeout
         easy = try CurlEasy()
         easy.setAddressPolicy(addressPolicy)
-        try easy.set(CURLOPT_URL, url)
-        try easy.set(CURLOPT_FOLLOWLOCATION, true)
-        try easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
-        try easy.set(CURLOPT_FAILONERROR, true)
-        try easy.set(CURLOPT_USERAGENT, settings.userAgent)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_TCP_KEEPALIVE, true)
+        try easy.set(.url(url))
+        try easy.set(.followRedirects(maximum: settings.maximumRedirects))
+        try easy.set(.connectTimeout(seconds: settings.connectTimeout))
+        try easy.set(.failOnHTTPError)
+        try easy.set(.userAgent(settings.userAgent))
+        try easy.set(.protocols([.http, .https], redirects: [.http, .https]))
+        try easy.set(.tcpKeepAlive)
         try easy.setHeaders(["Icy-MetaData: 1"])
         try easy.setHTTP200Aliases(["ICY 200 OK", "ICY"])
     }

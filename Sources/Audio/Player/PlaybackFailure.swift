@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Glibc
 import PrintableText
@@ -77,7 +76,7 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
     /// Maps a failed transfer to what a listener should be told, and whether it is definitive.
     ///
     /// - Parameters:
-    ///   - host: the host whose name did not resolve (`CURLE_COULDNT_RESOLVE_HOST`), and what the DNS says
+    ///   - host: the host whose name did not resolve (``CurlError/Kind/hostNotResolved``), and what the DNS says
     ///     of it (``HostNameExistence/lookUp(_:)``); nil: unknown, so the network is blamed.
     init(curlError error: CurlError, osErrno: Int32, responseCode: Int,
          host: (name: String, existence: HostNameExistence)? = nil) {
@@ -85,36 +84,36 @@ public struct PlaybackFailure: Error, Equatable, Sendable, CustomStringConvertib
             self.init(.addressNotAllowed, detail: error.detail)
             return
         }
-        switch error.code {
-        case CURLE_HTTP_RETURNED_ERROR:
+        switch error.kind {
+        case .httpError:
             guard let status = HTTPErrorStatus(responseCode) else {
                 self.init(.stationOffline, detail: "HTTP error")
                 return
             }
             self.init(.stationOffline, detail: status.description, isDefinitive: status.isDefinitive, httpStatus: status.code)
-        case CURLE_COULDNT_RESOLVE_HOST:
+        case .hostNotResolved:
             if let host, host.existence == .nonexistent {
                 self.init(.stationOffline, detail: "no such host: \(Self.printableHost(host.name))", isDefinitive: true)
             } else {
                 self.init(.noNetwork, detail: error.detail)
             }
-        case CURLE_COULDNT_RESOLVE_PROXY:
+        case .proxyNotResolved:
             self.init(.noNetwork, detail: error.detail)
-        case CURLE_COULDNT_CONNECT:
+        case .connectFailed:
             // A refused connection is not definitive: a server being restarted refuses for a second or two.
             let unreachable = [ENETUNREACH, EHOSTUNREACH, ENETDOWN].contains(osErrno)
             self.init(unreachable ? .noNetwork : .stationOffline, detail: error.detail)
-        case CURLE_OPERATION_TIMEDOUT:
+        case .timedOut:
             self.init(.timedOut, detail: error.detail)
-        case CURLE_TOO_MANY_REDIRECTS:
+        case .tooManyRedirects:
             self.init(.stationOffline, detail: "too many redirects", isDefinitive: true)
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case .unsupportedProtocol, .malformedURL:
             // The URL (or a redirect's) is one no retry will fetch.
             self.init(.stationOffline, detail: error.detail, isDefinitive: true)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING:
+        case .tlsFailed, .badServerReply:
             // Not definitive: a Pi without a clock fails TLS verification until its time is set.
             self.init(.stationOffline, detail: error.detail)
-        default:
+        case .aborted, .other:
             self.init(.streamEnded, detail: error.detail)
         }
     }

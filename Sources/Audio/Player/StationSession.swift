@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Dispatch
 import Glibc
@@ -237,7 +236,7 @@ final class StationSession: @unchecked Sendable {
     /// The host of `url` and whether it exists, when `error` is that its name did not resolve (the DNS is
     /// asked once more, see ``HostNameExistence``); nil otherwise.
     private func unresolvedHost(of error: CurlError, url: String) -> (name: String, existence: HostNameExistence)? {
-        guard error.code == CURLE_COULDNT_RESOLVE_HOST, let host = CurlURL.host(of: url) else { return nil }
+        guard error.kind == .hostNotResolved, let host = CurlURL.host(of: url) else { return nil }
         return (host, HostNameExistence.lookUp(host))
     }
 

@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Foundation
 
@@ -51,9 +50,9 @@ public final class HLSTestServer {
     /// A GET through libcurl, as the player would.
     public func get(_ path: String) throws -> [UInt8] {
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, url(path))
-        try easy.set(CURLOPT_TIMEOUT_MS, 5000)
-        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.set(.url(url(path)))
+        try easy.set(.timeout(seconds: 5))
+        try easy.set(.failOnHTTPError)
         var body: [UInt8] = []
         try easy.perform { chunk in
             body.append(contentsOf: chunk)

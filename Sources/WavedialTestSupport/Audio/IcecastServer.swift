@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Foundation
 
@@ -164,10 +163,10 @@ public final class IcecastServer: @unchecked Sendable {
 
     private func get(_ path: String, admin: Bool = false) throws -> String {
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, "http://\(host):\(port)\(path)")
-        try easy.set(CURLOPT_TIMEOUT_MS, 2000)
-        try easy.set(CURLOPT_FAILONERROR, true)
-        if admin { try easy.set(CURLOPT_USERPWD, "admin:\(Self.password)") }
+        try easy.set(.url("http://\(host):\(port)\(path)"))
+        try easy.set(.timeout(seconds: 2))
+        try easy.set(.failOnHTTPError)
+        if admin { try easy.set(.credentials("admin:\(Self.password)")) }
         var body = Data()
         try easy.perform { chunk in
             body.append(contentsOf: chunk)

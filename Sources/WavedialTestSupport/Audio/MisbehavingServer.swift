@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Foundation
 
@@ -38,9 +37,9 @@ public final class MisbehavingServer {
     /// streams and answers new requests with it. The defaults are normal service.
     public func setLive(stalled: Bool = false, bytesPerSecond: Int? = nil, httpStatus: Int = 200) throws {
         let easy = try CurlEasy()
-        try easy.set(CURLOPT_URL, url("/control?stall=\(stalled ? 1 : 0)&rate=\(bytesPerSecond ?? 0)&status=\(httpStatus)"))
-        try easy.set(CURLOPT_TIMEOUT_MS, 2000)
-        try easy.set(CURLOPT_FAILONERROR, true)
+        try easy.set(.url(url("/control?stall=\(stalled ? 1 : 0)&rate=\(bytesPerSecond ?? 0)&status=\(httpStatus)")))
+        try easy.set(.timeout(seconds: 2))
+        try easy.set(.failOnHTTPError)
         try easy.perform { _ in true }
     }
 
@@ -49,9 +48,9 @@ public final class MisbehavingServer {
         guard let easy = try? CurlEasy() else { return 0 }
         var body = Data()
         do {
-            try easy.set(CURLOPT_URL, url("/stats"))
-            try easy.set(CURLOPT_TIMEOUT_MS, 2000)
-            try easy.set(CURLOPT_FAILONERROR, true)
+            try easy.set(.url(url("/stats")))
+            try easy.set(.timeout(seconds: 2))
+            try easy.set(.failOnHTTPError)
             try easy.perform { chunk in
                 body.append(contentsOf: chunk)
                 return true

@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Foundation
 import WavedialTestSupport
@@ -16,7 +15,7 @@ final class CurlCancelTests: XCTestCase {
     func testCancelEndsAQuietTransferBeforeTheNextProgressCall() throws {
         for _ in 0..<3 {
             let easy = try CurlEasy()
-            try easy.set(CURLOPT_URL, server.url("/stall.mp3"))  // a burst, then the connection stays open and quiet
+            try easy.set(.url(server.url("/stall.mp3")))  // a burst, then the connection stays open and quiet
             let transfer = Transfer()
             Thread.detachNewThread { transfer.run(easy) }
             // Wait for the quiet part: the burst is in and libcurl has just made a progress call.

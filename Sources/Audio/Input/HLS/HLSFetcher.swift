@@ -1,4 +1,3 @@
-import CCurl
 import CurlSupport
 import Dispatch
 import Threads
@@ -46,14 +45,14 @@ final class HLSFetcher: @unchecked Sendable {
         let easy: CurlEasy
         do {
             easy = try handle(ranged: range != nil)
-            try easy.set(CURLOPT_URL, url)
-            try easy.set(CURLOPT_TIMEOUT_MS, Int(min(max(timeLimit, 1), 3600) * 1000))
+            try easy.set(.url(url))
+            try easy.set(.timeout(seconds: min(max(timeLimit, 1), 3600)))
             if let range {
                 let (last, overflow) = range.offset.addingReportingOverflow(range.length - 1)
                 guard !overflow, range.offset >= 0, range.length > 0 else {
                     return .failure(PlaybackFailure(.streamEnded, detail: "impossible byte range: \(url)"))
                 }
-                try easy.set(CURLOPT_RANGE, "\(range.offset)-\(last)")
+                try easy.set(.byteRange(first: range.offset, last: last))
             }
         } catch {
             return .failure(PlaybackFailure(.stationOffline, detail: "\(error)"))
@@ -103,15 +102,13 @@ final class HLSFetcher: @unchecked Sendable {
         if let existing = lock.withLock({ isRanged ? ranged : plain }) { return existing }
         let easy = try CurlEasy()
         easy.setAddressPolicy(addressPolicy)
-        try easy.set(CURLOPT_FOLLOWLOCATION, true)
-        try easy.set(CURLOPT_MAXREDIRS, settings.maximumRedirects)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(max(settings.connectTimeout, 0.001), 3600) * 1000))
-        try easy.set(CURLOPT_FAILONERROR, true)
-        try easy.set(CURLOPT_USERAGENT, settings.userAgent)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_ACCEPT_ENCODING, "")
-        try easy.set(CURLOPT_TCP_KEEPALIVE, true)
+        try easy.set(.followRedirects(maximum: settings.maximumRedirects))
+        try easy.set(.connectTimeout(seconds: min(settings.connectTimeout, 3600)))
+        try easy.set(.failOnHTTPError)
+        try easy.set(.userAgent(settings.userAgent))
+        try easy.set(.protocols([.http, .https], redirects: [.http, .https]))
+        try easy.set(.acceptAnyEncoding)
+        try easy.set(.tcpKeepAlive)
         return lock.withLock {
             // A cancel that came while the handle was being made applies to it too.
             if isCancelled { easy.cancel() }
