@@ -112,7 +112,7 @@ let package = Package(
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
-            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "CEvdev"],
+            dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "Threads", "CEvdev"],
             swiftSettings: swift5),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),

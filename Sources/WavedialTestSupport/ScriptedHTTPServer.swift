@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// A tiny HTTP/1.0 server on a loopback address of the test's choosing (`127.0.0.1`, `127.0.0.2`, …):
 /// each path gets the answer the test scripted (a redirect, a playlist, a 404), and every connection
@@ -94,11 +95,8 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     private func serve() {
         defer { finished.signal() }
         while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            let connection = Interruptible.retry { accept(listener, nil, nil) }
+            guard connection >= 0 else { return }
             if lock.withLock({ stopped }) {
                 close(connection)
                 return

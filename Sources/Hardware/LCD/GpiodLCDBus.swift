@@ -1,4 +1,5 @@
 import Glibc
+import Threads
 
 /// The HD44780's 4-bit interface wired straight to GPIO lines (RS, E, D4–D7; R/W tied to ground),
 /// requested as outputs through `GpiodChip`, the GPIO wrapper the input lines use too.
@@ -65,17 +66,17 @@ public final class GpiodLCDBus: LCDBus {
         for (index, line) in data.enumerated() {
             try set(line, nibble & (1 << index) != 0)
         }
-        sleep(microseconds: 1)  // address and data setup before E rises
+        Interruptible.sleep(microseconds: 1)  // address and data setup before E rises
         try set(enable, true)
-        sleep(microseconds: 1)  // E high for at least 450 ns
+        Interruptible.sleep(microseconds: 1)  // E high for at least 450 ns
         try set(enable, false)
         statistics.bytes += 1
-        sleep(microseconds: max(1, executionMicroseconds))
+        Interruptible.sleep(microseconds: max(1, executionMicroseconds))
         statistics.waitMicroseconds += executionMicroseconds
     }
 
     public func pause(microseconds: Int) throws {
-        sleep(microseconds: microseconds)
+        Interruptible.sleep(microseconds: microseconds)
         statistics.waitMicroseconds += microseconds
     }
 
@@ -102,13 +103,6 @@ public final class GpiodLCDBus: LCDBus {
         }
     }
 
-    private func sleep(microseconds: Int) {
-        var request = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1_000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
-    }
 }
 
 /// A step of the LCD's GPIO wiring failed.

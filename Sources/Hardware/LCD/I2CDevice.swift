@@ -1,5 +1,6 @@
 import CI2CDev
 import Glibc
+import Threads
 
 /// One target on a Linux I2C bus through i2c-dev (`/dev/i2c-N`): `open`, `ioctl(I2C_SLAVE)`, plain `write`s.
 ///
@@ -37,21 +38,14 @@ public final class I2CDevice: I2CTransport {
     /// - Throws: `I2CError`: `ENXIO`/`EREMOTEIO` when nothing acknowledges the address, `EIO` on bus errors.
     public func write(_ bytes: [UInt8]) throws {
         guard descriptor >= 0 else { throw I2CError(function: "write", path: path, code: EBADF) }
-        var written = -1
-        repeat {
-            written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        } while written < 0 && errno == EINTR
+        let written = bytes.withUnsafeBytes { raw in Interruptible.retry { Glibc.write(descriptor, raw.baseAddress, raw.count) } }
         guard written >= 0 else { throw I2CError(function: "write", path: path, code: errno) }
         guard written == bytes.count else { throw I2CError(function: "write", path: path, code: EIO) }
     }
 
     /// Sleeps at least `microseconds` (wraps `nanosleep`, resuming after signals).
     public func idle(microseconds: Int) {
-        var request = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1_000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
+        Interruptible.sleep(microseconds: microseconds)
     }
 
     /// Closes the descriptor (wraps `close(2)`); later writes throw `EBADF`.

@@ -1,5 +1,6 @@
 import CurlSupport
 import Foundation
+import Threads
 
 /// A stream socket descriptor (a Unix socket, or TCP over IPv4 or IPv6), owned: ``close()`` (or
 /// `deinit`) releases it. Thin wrapper over `socket`/`bind`/`listen`/`accept`/`connect`/`read`/`write`,
@@ -227,8 +228,7 @@ public final class StreamSocket {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 && errno == EINTR { continue }
+                let written = Interruptible.retry { send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
                 guard written > 0 else { return false }
                 offset += written
             }
@@ -239,11 +239,8 @@ public final class StreamSocket {
     /// Reads what is available (blocking until something is); empty at end of stream or on error.
     public func read(maximum: Int = 4096) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maximum)
-        while true {
-            let count = Glibc.read(descriptor, &buffer, maximum)
-            if count < 0 && errno == EINTR { continue }
-            return count > 0 ? Array(buffer.prefix(count)) : []
-        }
+        let count = Interruptible.retry { Glibc.read(descriptor, &buffer, maximum) }
+        return count > 0 ? Array(buffer.prefix(count)) : []
     }
 }
 

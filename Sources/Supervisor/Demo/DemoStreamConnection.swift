@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Threads
 
 /// One listener of the demo band, on its own thread (`wd-demo-stream`): reads the request, then sends the
 /// station's loop over and over like an Icecast mount, at real time after a two-second burst (so tuning
@@ -63,8 +64,7 @@ struct DemoStreamConnection {
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
         while head.count <= DemoRequest.maximumHeadLength {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count < 0 && errno == EINTR { continue }
+            let count = Interruptible.retry { recv(socket, &buffer, buffer.count, 0) }
             guard count > 0 else { return nil }
             head += buffer[0..<count]
             if let length = DemoRequest.headLength(in: head) { return Array(head[0..<length]) }
@@ -144,8 +144,9 @@ struct DemoStreamConnection {
     private func send(_ bytes: ArraySlice<UInt8>) -> Bool {
         var rest = bytes
         while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
+            let count = rest.withUnsafeBytes { bytes in
+                Interruptible.retry { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+            }
             guard count > 0 else { return false }
             rest = rest.dropFirst(count)
         }

@@ -109,8 +109,7 @@ final class DemoStreamServer: @unchecked Sendable {
         while !latch.isStopped {
             var polled = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                           pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&polled, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
+            let ready = Interruptible.retry { poll(&polled, 2, -1) }
             guard ready > 0, polled[1].revents == 0 else { return }
             let client = accept(listener, nil, nil)
             guard client >= 0 else {

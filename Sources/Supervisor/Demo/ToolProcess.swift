@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// Runs a command-line tool (espeak-ng, ffmpeg) to its end for the demo band's media, and can stop it
 /// half-way: a daemon told to stop while it makes media kills the tool and leaves no child behind.
@@ -59,7 +60,7 @@ struct ToolProcess {
             if waited < 0 && errno != EINTR { throw DemoBandError.toolFailed(executable, status: -1, message: "waitpid failed") }
             if !shouldContinue() {
                 kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                _ = Interruptible.retry { waitpid(pid, &status, 0) }
                 throw DemoBandError.cancelled
             }
             usleep(20_000)

@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// The process's executable and shared libraries as mapped in memory.
 ///
@@ -77,8 +78,7 @@ enum MappedImages {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
+            let count = Interruptible.retry { read(fd, &chunk, chunk.count) }
             guard count >= 0 else { return nil }
             if count == 0 { return String(decoding: bytes, as: UTF8.self) }
             bytes += chunk[0..<count]
