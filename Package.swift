@@ -53,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "CEvdev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
-        .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv"], swiftSettings: swift5),
+        .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv", "Threads"], swiftSettings: swift5),
         .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift5),
         // Text from outside (stations, mirrors, imported files) made safe for a terminal or the LCD;
         // below both Audio (no Foundation) and RadioBrowser, so they share one cleaner.

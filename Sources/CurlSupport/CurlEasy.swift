@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import Threads
 
 /// One libcurl easy handle (`curl_easy_init`), owned: `deinit` calls `curl_easy_cleanup`.
 ///
@@ -12,7 +13,7 @@ public final class CurlEasy {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var aliasList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private let cancelled = ManagedAtomicFlag()
+    private let cancelled = OnceFlag()
     /// Outlives the handle's connections: `curl_easy_cleanup` in `deinit` still closes through it.
     private let sockets = TransferSockets()
 
@@ -206,10 +207,10 @@ private final class TransferCallbacks {
     let onHeader: ((String) -> Void)?
     let onProgress: (() -> Bool)?
     let onData: (UnsafeRawBufferPointer) -> Bool
-    let cancelled: ManagedAtomicFlag
+    let cancelled: OnceFlag
 
     init(onHeader: ((String) -> Void)?, onProgress: (() -> Bool)?, onData: @escaping (UnsafeRawBufferPointer) -> Bool,
-         cancelled: ManagedAtomicFlag) {
+         cancelled: OnceFlag) {
         self.onHeader = onHeader
         self.onProgress = onProgress
         self.onData = onData

@@ -6,6 +6,7 @@ import Foundation
 import Hardware
 import Logging
 import RadioBrowser
+import Threads
 import WavedialConfig
 import WavedialCore
 
@@ -48,7 +49,7 @@ public final class Daemon {
         _ = CMalloc_limitArenas(2)
         // Signals are caught from the start, so a stop during start-up is a clean stop too.
         let stop = DispatchSemaphore(value: 0)
-        let stopRequested = ManagedFlag()
+        let stopRequested = OnceFlag()
         var controllerForReload: RadioController?
         let signals = watchSignals(stop: stop, stopRequested: stopRequested) { [self] in
             guard let controller = controllerForReload else { return }
@@ -323,7 +324,7 @@ public final class Daemon {
     /// Makes and starts the demo band (media made at first start, told on stderr as it goes: the terminal
     /// simulator clears the screen only once the radio runs). - Returns: nil when it could not start (said
     /// why) or a stop came meanwhile (`stopRequested`).
-    private func startDemoBand(database: WavedialDatabase, databasePath: String, stopRequested: ManagedFlag) -> DemoBand? {
+    private func startDemoBand(database: WavedialDatabase, databasePath: String, stopRequested: OnceFlag) -> DemoBand? {
         let environment = ProcessInfo.processInfo.environment
         let media = DemoMedia(directory: DemoMedia.defaultDirectory(environment: environment, databasePath: databasePath))
         let band = DemoBand(media: media, logger: Logger(label: "wavedial.demo"))
@@ -347,7 +348,7 @@ public final class Daemon {
         }
     }
 
-    private func watchSignals(stop: DispatchSemaphore, stopRequested: ManagedFlag, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
+    private func watchSignals(stop: DispatchSemaphore, stopRequested: OnceFlag, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
         // Blocked before any thread exists, so in every thread (each inherits its creator's mask): the
         // signals then wait for libdispatch's signalfd. Unblocked, one could land on a thread that is
         // ending (a control client's, a resolver's) and be lost with it: SIGTERM would go unheard.

@@ -153,11 +153,3 @@ public final class ControlServer: @unchecked Sendable {
         return data
     }
 }
-
-/// A flag set once, read from other threads.
-final class ManagedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}

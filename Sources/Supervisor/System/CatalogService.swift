@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RadioBrowser
+import Threads
 import WavedialConfig
 import WavedialCore
 
@@ -17,7 +18,7 @@ public final class CatalogService: @unchecked Sendable {
     private let syncLock = NSLock()
     private var supervisor: SupervisedThread?
     /// Set by ``stop(waitingUpTo:)``: a sync running on any thread ends, and none starts.
-    private let stopping = ManagedFlag()
+    private let stopping = OnceFlag()
 
     public init(database: WavedialDatabase, settings: CatalogSettings, logger: Logger,
                 onNotice: @escaping (String?) -> Void, onSynced: @escaping () -> Void) {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RadioBrowser
+import Threads
 import WavedialCore
 
 /// Tells Radio Browser which stations are played (`/json/url/{uuid}`), as its click counts
@@ -10,7 +11,7 @@ final class ClickReporter: @unchecked Sendable {
     private let configured: [String]
     private var discovered: [String]?
     private let logger: Logger
-    private let stopping = ManagedFlag()
+    private let stopping = OnceFlag()
 
     init(servers: [String], logger: Logger) {
         configured = servers

@@ -1,4 +1,5 @@
 import CurlSupport
+import Threads
 @testable import Supervisor
 import WavedialConfig
 import XCTest
@@ -29,7 +30,7 @@ final class ClientAllowListTests: XCTestCase {
     func testARealClientFromOutsideTheListIsClosedOnAccept() throws {
         let onlyElsewhere = ClientAllowList([IPNetwork("192.0.2.0/24")!])
         let listener = try StreamSocket.listen(host: "127.0.0.1", port: 0)
-        let served = ManagedFlag()
+        let served = OnceFlag()
         let server = ConnectionServer(name: "wd-test", maximumClients: 2, sendTimeoutSeconds: 1,
                                       admits: onlyElsewhere.admits, converse: { _ in served.set() })
         server.start(listening: listener)
