@@ -1,3 +1,5 @@
+import Threads
+
 /// Everything the player can be configured with; the defaults are what the appliance ships.
 public struct PlayerSettings: Equatable, Sendable {
     /// ALSA output (`[audio] device`, buffer and period).
@@ -5,9 +7,9 @@ public struct PlayerSettings: Equatable, Sendable {
     /// Network: timeouts, redirects.
     public var source: StreamSourceSettings
     /// Reconnect back-off.
-    public var reconnect: ReconnectPolicy
+    public var reconnect: Backoff
     /// Re-opening a lost ALSA device (default 0.25 s doubling to 1 s for a minute, then up to 5 s).
-    public var deviceRetry: ReconnectPolicy
+    public var deviceRetry: Backoff
     /// Seconds of audio buffered before playback starts (default 0.25: fast tuning).
     public var prebufferSeconds: Double
     /// Seconds of audio the buffer may grow to ahead of playback (default 30: rides out jitter).
@@ -34,8 +36,8 @@ public struct PlayerSettings: Equatable, Sendable {
     public var mixer: MixerSettings = .software
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
-                reconnect: ReconnectPolicy = ReconnectPolicy(),
-                deviceRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
+                reconnect: Backoff = Backoff(),
+                deviceRetry: Backoff = Backoff(initialDelay: 0.25, fastCap: 1, fastWindow: 60, maximumDelay: 5),
                 prebufferSeconds: Double = 0.25,
                 maximumLeadSeconds: Double = 30, timeShiftSeconds: Double = 300, startTimeout: Double = 15,
                 fadeSeconds: Double = 0.03, volume: Double = 1, hls: HLSSettings = HLSSettings(),

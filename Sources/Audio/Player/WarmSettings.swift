@@ -1,3 +1,5 @@
+import Threads
+
 /// How the player keeps stations warm (``Player/warm(_:budgetKbps:)``): connected and buffering the
 /// latest seconds of their compressed audio, so tuning to one plays at once.
 public struct WarmSettings: Equatable, Sendable {
@@ -13,14 +15,14 @@ public struct WarmSettings: Equatable, Sendable {
     /// (default 128 kbit/s).
     public var assumedKbps: Int
     /// When a warm station that failed is tried again (default 10 s, doubling up to 10 minutes).
-    public var retry: ReconnectPolicy
+    public var retry: Backoff
     /// When warming starts again after the link proved too slow for it (default 1 minute, doubling up to 30).
-    public var slowLinkRetry: ReconnectPolicy
+    public var slowLinkRetry: Backoff
 
     public init(bufferSeconds: Double = 5, maximumBufferBytes: Int = 200_000, idleSeconds: Double = 60,
                 assumedKbps: Int = 128,
-                retry: ReconnectPolicy = ReconnectPolicy(initialDelay: 10, fastCap: 600, fastWindow: 0, maximumDelay: 600),
-                slowLinkRetry: ReconnectPolicy = ReconnectPolicy(initialDelay: 60, fastCap: 1800, fastWindow: 0,
+                retry: Backoff = Backoff(initialDelay: 10, fastCap: 600, fastWindow: 0, maximumDelay: 600),
+                slowLinkRetry: Backoff = Backoff(initialDelay: 60, fastCap: 1800, fastWindow: 0,
                                                                  maximumDelay: 1800)) {
         self.bufferSeconds = bufferSeconds
         self.maximumBufferBytes = maximumBufferBytes

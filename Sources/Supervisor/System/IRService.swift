@@ -1,6 +1,7 @@
 import Foundation
 import Hardware
 import Logging
+import Threads
 
 /// The IR remote of the appliance: an ``IRReader`` on the configured receiver, run by a ``SupervisedThread``
 /// (`wd-ir-supervisor`) that opens it again with back-off when it is not there (the overlay's device appears
@@ -13,7 +14,7 @@ public final class IRService {
     ///   - retry: delays between attempts (default 1 s doubling to 60 s).
     ///   - onAction: each action of a key, on the reader's thread (`wd-ir`); hand it on quickly.
     ///   - onProblem: "Remote offline" while the remote is down, nil once it runs; on the supervisor's thread.
-    public init(settings: IRSettings, directory: String = "/dev/input", logger: Logger, retry: Backoff = Backoff(),
+    public init(settings: IRSettings, directory: String = "/dev/input", logger: Logger, retry: Backoff = Backoff(initial: 1, maximum: 60),
                 onAction: @escaping (IRAction) -> Void, onProblem: @escaping (String?) -> Void) {
         supervisor = SupervisedThread(name: "wd-ir-supervisor", logger: logger, backoff: retry, onFailure: { error in
             onProblem(error == nil ? nil : "Remote offline")

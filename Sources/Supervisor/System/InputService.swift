@@ -1,6 +1,7 @@
 import Foundation
 import Hardware
 import Logging
+import Threads
 
 /// The knob and buttons of the appliance: an `InputReader` over libgpiod on the configured chip, run by a
 /// ``SupervisedThread`` (`wd-gpio-supervisor`) that restarts it with back-off when the chip is missing
@@ -13,7 +14,7 @@ public final class InputService {
     ///   - retry: delays between attempts (default 1 s doubling to 60 s).
     ///   - onEvent: each decoded knob or button event, on the reader's thread (`wd-gpio`); hand it on quickly.
     ///   - onProblem: "Knob offline" while the input is down, nil once it runs; on the supervisor's thread.
-    public init(settings: InputSettings, logger: Logger, retry: Backoff = Backoff(),
+    public init(settings: InputSettings, logger: Logger, retry: Backoff = Backoff(initial: 1, maximum: 60),
                 onEvent: @escaping (InputEvent) -> Void, onProblem: @escaping (String?) -> Void) {
         supervisor = SupervisedThread(name: "wd-gpio-supervisor", logger: logger, backoff: retry, onFailure: { error in
             onProblem(error == nil ? nil : "Knob offline")

@@ -21,7 +21,7 @@ public final class SupervisedThread: @unchecked Sendable {
     ///   - body: runs the subsystem; returning means it finished for good, throwing that it failed.
     ///   - backoff: delays between restarts (default 1 s doubling to 60 s).
     ///   - onFailure: told each failure, and nil once the subsystem runs again.
-    public init(name: String, logger: Logger, backoff: Backoff = Backoff(), onFailure: @escaping (Error?) -> Void = { _ in },
+    public init(name: String, logger: Logger, backoff: Backoff = Backoff(initial: 1, maximum: 60), onFailure: @escaping (Error?) -> Void = { _ in },
                 body: @escaping (SupervisedThread) throws -> Void) {
         self.name = name
         self.logger = logger

@@ -1,4 +1,5 @@
 import CurlSupport
+import Threads
 import WavedialTestSupport
 import Logging
 import XCTest
@@ -24,7 +25,7 @@ final class PlayerDeviceLossTests: XCTestCase {
         let settings = PlayerSettings(
             output: AlsaOutputSettings(device: device.device),
             source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 3, allowedAddresses: IPNetwork.loopback),
-            deviceRetry: ReconnectPolicy(initialDelay: 0.05, fastCap: 0.2, fastWindow: 60, maximumDelay: 1),
+            deviceRetry: Backoff(initialDelay: 0.05, fastCap: 0.2, fastWindow: 60, maximumDelay: 1),
             startTimeout: startTimeout)
         var logger = Logger(label: "wavedial.audio.test")
         logger.logLevel = .warning

@@ -1,4 +1,5 @@
 import CurlSupport
+import Threads
 import XCTest
 @testable import Audio
 
@@ -11,8 +12,8 @@ final class PlayerSettingsArgumentsTests: XCTestCase {
         settings.source.stallTimeout = 4.25
         settings.source.maximumRedirects = 9
         settings.source.userAgent = "Wavedial/1.0 (test) --volume 0"
-        settings.reconnect = ReconnectPolicy(initialDelay: 0.3, fastCap: 0.6, fastWindow: 45, maximumDelay: 12)
-        settings.deviceRetry = ReconnectPolicy(initialDelay: 0.2, fastCap: 2, fastWindow: 30, maximumDelay: 7)
+        settings.reconnect = Backoff(initialDelay: 0.3, fastCap: 0.6, fastWindow: 45, maximumDelay: 12)
+        settings.deviceRetry = Backoff(initialDelay: 0.2, fastCap: 2, fastWindow: 30, maximumDelay: 7)
         settings.prebufferSeconds = 0.123456789
         settings.maximumLeadSeconds = 42
         settings.timeShiftSeconds = 0

@@ -29,12 +29,3 @@ final class StationHistoryTests: XCTestCase {
         XCTAssertNil(history.back(), "a fell off the end")
     }
 }
-
-final class BackoffTests: XCTestCase {
-    func testDoublesUpToTheCap() {
-        var backoff = Backoff(initial: 1, maximum: 10)
-        XCTAssertEqual((0..<6).map { _ in backoff.next() }, [1, 2, 4, 8, 10, 10])
-        backoff.reset()
-        XCTAssertEqual(backoff.next(), 1)
-    }
-}

@@ -2,6 +2,7 @@ import Display
 import Foundation
 import Hardware
 import Logging
+import Threads
 import WavedialTestSupport
 import XCTest
 @testable import Supervisor

@@ -1,6 +1,7 @@
 import Foundation
 import Hardware
 import Logging
+import Threads
 import WavedialTestSupport
 import XCTest
 @testable import Supervisor

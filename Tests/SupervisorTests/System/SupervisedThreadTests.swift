@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Threads
 import XCTest
 @testable import Supervisor
 
