@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: swift5),
         .target(
             name: "Display",
-            dependencies: ["Hardware"],
+            dependencies: ["Hardware", "Threads"],
             swiftSettings: swift5),
         .target(
             name: "WavedialConfig",

@@ -1,6 +1,7 @@
 import CurlSupport
 import Dispatch
 import Glibc
+import Threads
 
 /// Settings of the network side of playback.
 public struct StreamSourceSettings: Equatable, Sendable {
@@ -131,7 +132,7 @@ public final class CurlStreamSource: @unchecked Sendable {
         return IPAddress(host) != nil
     }
 
-    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private static var now: Double { MonotonicClock().now }
 }
 
 /// Tells a listener each stage once, as the transfer enters it (the transfer's thread only).

@@ -1,4 +1,5 @@
 import Glibc
+import Threads
 
 /// The audio thread's work: ring → the encoding's ``AudioDecoder`` → equal loudness (``LoudnessNormalizer``)
 /// → volume and fades → the sweep stage (``SweepMix``) → ``AudioOutput``.

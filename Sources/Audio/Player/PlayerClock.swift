@@ -1,4 +1,4 @@
-import Dispatch
+import Threads
 
 /// The player's sense of time: the start timeout, how long a station has been silent, the retries'
 /// back-off (the station's and the device's). Injected so tests move time on instead of sleeping through it.
@@ -8,9 +8,5 @@ public protocol PlayerClock: Sendable {
     var now: Double { get }
 }
 
-/// The system's monotonic clock (`CLOCK_MONOTONIC`, through Dispatch): the player's clock outside tests.
-public struct MonotonicClock: PlayerClock {
-    public init() {}
-
-    public var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-}
+/// The system's monotonic clock: the player's clock outside tests.
+extension MonotonicClock: PlayerClock {}

@@ -1,5 +1,6 @@
 import Foundation
 import Hardware
+import Threads
 
 /// Keeps the display showing the latest state: composes a screen when the state changes or a marquee
 /// steps and sends what changed to the LCD, on a thread of its own (I2C writes block for milliseconds).
@@ -79,8 +80,9 @@ public final class DisplayLoop: @unchecked Sendable {
     /// is shown), timing marquees with a monotonic clock, and at least every `idleWake` seconds. Blocks:
     /// call it on the display's own thread (e.g. a `Thread` named `wd-lcd`).
     public func run(idleWake: Double = 1) {
-        let start = ContinuousClock.now
-        func now() -> Double { (ContinuousClock.now - start).seconds }
+        let clock = MonotonicClock()
+        let start = clock.now
+        func now() -> Double { clock.now - start }
         repeat {
             tick(at: now())
             waitForChange(timeout: min(idleWake, (nextChange ?? .infinity) - now()))

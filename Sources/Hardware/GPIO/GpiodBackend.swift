@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Threads
 #endif
 
 /// Edges of real GPIO lines: libgpiod (1.6 or 2.x) requests through `GpiodChip`, both-edge events with the

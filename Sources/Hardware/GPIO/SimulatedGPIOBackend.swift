@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// Lines that exist only in memory: the simulator and tests set their levels or inject edges.
 ///

@@ -5,6 +5,7 @@ import Foundation
 import Hardware
 import Logging
 import PrintableText
+import Threads
 import WavedialConfig
 import WavedialCore
 

@@ -87,12 +87,12 @@ public final class DisplayService: @unchecked Sendable {
     /// The longest the display thread sleeps with nothing to draw.
     private static let idleWake = 1.0
 
-    private func seconds(since start: ContinuousClock.Instant) -> Double {
-        (ContinuousClock.now - start).seconds
+    private func seconds(since start: Double) -> Double {
+        MonotonicClock().now - start
     }
 
     private func run() {
-        let start = ContinuousClock.now
+        let start = MonotonicClock().now
         var backoff = retry
         var nextAttempt = 0.0
         var hasLCD = false

@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Hardware
 import Logging
+import Threads
 import WavedialCore
 
 /// Keeps stations' measured loudness across restarts: gives the player what the database holds (each

@@ -1,5 +1,6 @@
 import Foundation
 import Hardware
+import Threads
 
 /// A chip of the kernel's `gpio-sim` driver, made through configfs for one test and removed after it.
 ///

@@ -1,5 +1,6 @@
 import CurlSupport
 import Logging
+import Threads
 import WavedialTestSupport
 import XCTest
 @testable import Audio

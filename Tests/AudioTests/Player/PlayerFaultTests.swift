@@ -1,4 +1,5 @@
 import CurlSupport
+import Threads
 import WavedialTestSupport
 import Logging
 import XCTest

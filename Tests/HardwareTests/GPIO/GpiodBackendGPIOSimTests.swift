@@ -1,5 +1,6 @@
 import Foundation
 import Hardware
+import Threads
 import WavedialTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hardware
 import Logging
+import Threads
 import XCTest
 
 final class SimulatedGPIOBackendTests: XCTestCase {

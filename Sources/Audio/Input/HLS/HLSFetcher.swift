@@ -117,5 +117,5 @@ final class HLSFetcher: @unchecked Sendable {
         }
     }
 
-    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private static var now: Double { MonotonicClock().now }
 }

@@ -436,7 +436,7 @@ public final class HLSReader: @unchecked Sendable {
         }
     }
 
-    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private static var now: Double { MonotonicClock().now }
 }
 
 /// The container of a segment, told from its first bytes.
