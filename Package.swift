@@ -4,6 +4,7 @@ import PackageDescription
 // Every module runs in Swift 5 language mode: the C libraries we wrap are not
 // annotated for strict concurrency, and their threads are owned explicitly.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Wavedial",
@@ -53,11 +54,11 @@ let package = Package(
         .systemLibrary(name: "CEvdev"),
 
         // libcurl's thin Swift wrapper, shared by the catalog sync and the audio source.
-        .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv", "Threads"], swiftSettings: swift5),
-        .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift5),
+        .target(name: "CurlSupport", dependencies: ["CCurl", "CResolv", "Threads"], swiftSettings: swift6),
+        .target(name: "Threads", dependencies: ["CThreadName"], swiftSettings: swift6),
         // Text from outside (stations, mirrors, imported files) made safe for a terminal or the LCD;
         // below both Audio (no Foundation) and RadioBrowser, so they share one cleaner.
-        .target(name: "PrintableText", swiftSettings: swift5),
+        .target(name: "PrintableText", swiftSettings: swift6),
 
         .target(
             name: "WavedialCore",
@@ -67,11 +68,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "PrintableText",
             ],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "RadioBrowser",
             dependencies: ["WavedialCore", "PrintableText", "CurlSupport", "CResolv", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "Audio",
             dependencies: ["CurlSupport", "Threads", "PrintableText", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CEbur128", "CAlsa",
@@ -80,15 +81,15 @@ let package = Package(
         .target(
             name: "Hardware",
             dependencies: ["CGpiod", "CI2CDev", "CEvdev", "Threads", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "Display",
             dependencies: ["Hardware", "Threads"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "WavedialConfig",
             dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display", "PrintableText"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "Supervisor",
             dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
