@@ -33,4 +33,4 @@ do {
     fail("wavedial-player: \(error)", code: 64)
 }
 
-exit(ForegroundPlayback.run(url: url, settings: settings, seconds: seconds))
+ForegroundPlayback.run(url: url, settings: settings, seconds: seconds)

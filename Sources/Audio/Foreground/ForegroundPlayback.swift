@@ -17,11 +17,11 @@ public enum ForegroundPlayback {
     /// good) ends with `wavedial: cannot play URL: reason (detail)` on stderr.
     /// Titles and reasons are printed without control characters (``StationText/printable(_:)``).
     ///
-    /// When the player's threads do not end in time (a `wd-net` thread waiting in a DNS query), the
-    /// process leaves at once with `_exit` after flushing its output, as the daemon does: the exit
-    /// handlers (OpenSSL's, GnuTLS's) would free what that thread is using. Otherwise it returns.
-    /// - Returns: the exit status: 0 when it played until stopped, 1 when the stream could not be played.
-    public static func run(url: String, settings: PlayerSettings, seconds: Double?) -> Int32 {
+    /// Ends the process: 0 when it played until stopped, 1 when the stream could not be played. It leaves with
+    /// `_exit` after flushing its output, as the daemon does: the exit handlers (OpenSSL's, GnuTLS's, stdio's)
+    /// would run while threads the process cannot join (dispatch's workers, a `wd-net` thread still in a DNS
+    /// query) may be using what they free; under qemu-user that crashed the player after its last line.
+    public static func run(url: String, settings: PlayerSettings, seconds: Double?) -> Never {
         var logger = Logger(label: "wavedial.audio")
         logger.logLevel = .error
         let player = Player(settings: settings, logger: logger)
@@ -68,7 +68,7 @@ public enum ForegroundPlayback {
         } else {
             done.wait()
         }
-        let stopped = player.shutdown()
+        _ = player.shutdown()
         observation.cancel()
         signalSources.forEach { $0.cancel() }
         // Waits for a line being printed, and silences the statuses still queued.
@@ -78,11 +78,8 @@ public enum ForegroundPlayback {
             fputs(StationText.printable("wavedial: cannot play \(url): \(failure.code) (\(failure.detail))") + "\n", stderr)
             status = 1
         }
-        guard stopped else {
-            fflush(nil)
-            _exit(status)
-        }
-        return status
+        fflush(nil)
+        _exit(status)
     }
 
     /// Prints `line` without control or bidi characters: titles and states name what the station sent.

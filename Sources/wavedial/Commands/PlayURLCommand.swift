@@ -44,9 +44,7 @@ struct PlayURLCommand: ParsableCommand {
         let player = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("wavedial-player").path
         guard access(player, X_OK) == 0 else {
-            let status = ForegroundPlayback.run(url: url, settings: settings, seconds: seconds)
-            if status != 0 { throw ExitCode(status) }
-            return
+            ForegroundPlayback.run(url: url, settings: settings, seconds: seconds)
         }
         let arguments = [player] + (seconds.map { ["--seconds", $0.description] } ?? []) + settings.arguments + ["--", url]
         fflush(stdout)
