@@ -7,6 +7,18 @@ import XCTest
 private nonisolated(unsafe) var delivered: Int32 = 0
 
 final class InterruptibleTests: XCTestCase {
+    /// Counts SIGUSR1 in ``delivered`` (from 0), with a handler installed without SA_RESTART, so that the
+    /// signal interrupts a blocked call with EINTR. - Returns: the handler before, to put back.
+    private func countSignals() -> sigaction {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in delivered += 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var previous = sigaction()
+        XCTAssertEqual(sigaction(SIGUSR1, &action, &previous), 0)
+        delivered = 0
+        return previous
+    }
     func testACallInterruptedBySignalsIsMadeAgainAndAnyOtherFailureReturns() {
         var calls = 0
         let result = Interruptible.retry { () -> Int32 in
@@ -32,15 +44,8 @@ final class InterruptibleTests: XCTestCase {
     }
 
     func testARealInterruptedReadIsResumed() throws {
-        // A handler installed without SA_RESTART: the signal interrupts the blocked read with EINTR.
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in delivered += 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        var previous = sigaction()
-        XCTAssertEqual(sigaction(SIGUSR1, &action, &previous), 0)
+        var previous = countSignals()
         defer { sigaction(SIGUSR1, &previous, nil) }
-        delivered = 0
 
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
@@ -63,14 +68,8 @@ final class InterruptibleTests: XCTestCase {
     }
 
     func testASleepLastsItsWholeTimeThroughASignal() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in delivered += 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        var previous = sigaction()
-        XCTAssertEqual(sigaction(SIGUSR1, &action, &previous), 0)
+        var previous = countSignals()
         defer { sigaction(SIGUSR1, &previous, nil) }
-        delivered = 0
 
         let sleeper = pthread_self()
         let interrupter = Thread {
