@@ -21,9 +21,8 @@ public struct WarmSettings: Equatable, Sendable {
 
     public init(bufferSeconds: Double = 5, maximumBufferBytes: Int = 200_000, idleSeconds: Double = 60,
                 assumedKbps: Int = 128,
-                retry: Backoff = Backoff(initialDelay: 10, fastCap: 600, fastWindow: 0, maximumDelay: 600),
-                slowLinkRetry: Backoff = Backoff(initialDelay: 60, fastCap: 1800, fastWindow: 0,
-                                                                 maximumDelay: 1800)) {
+                retry: Backoff = Backoff(initial: 10, maximum: 600),
+                slowLinkRetry: Backoff = Backoff(initial: 60, maximum: 1800)) {
         self.bufferSeconds = bufferSeconds
         self.maximumBufferBytes = maximumBufferBytes
         self.idleSeconds = idleSeconds
