@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Every module runs in Swift 5 language mode: the C libraries we wrap are not
-// annotated for strict concurrency, and their threads are owned explicitly.
+// The pure modules build in the Swift 6 language mode; Audio and Supervisor (C callbacks and
+// observers that cross threads as plain closures, their threads owned explicitly) stay in 5.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "WavedialCore", targets: ["WavedialCore"]),
         .library(name: "RadioBrowser", targets: ["RadioBrowser"]),
         .library(name: "Supervisor", targets: ["Supervisor"]),
+        .library(name: "WavedialControl", targets: ["WavedialControl"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "WavedialConfig", targets: ["WavedialConfig"]),
         .library(name: "PrintableText", targets: ["PrintableText"]),
@@ -90,9 +91,15 @@ let package = Package(
             name: "WavedialConfig",
             dependencies: ["WavedialCore", "Audio", "CurlSupport", "Hardware", "Display", "PrintableText"],
             swiftSettings: swift6),
+        // The control protocol: the typed commands, the status, the wire and the client. What the CLI
+        // links to talk to the daemon, instead of the daemon itself.
+        .target(
+            name: "WavedialControl",
+            dependencies: ["WavedialCore", "PrintableText", "CurlSupport", "Threads"],
+            swiftSettings: swift6),
         .target(
             name: "Supervisor",
-            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
+            dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
                            "PrintableText", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift5),
         .executableTarget(
@@ -106,7 +113,7 @@ let package = Package(
             swiftSettings: swift5),
         .executableTarget(
             name: "wavedial",
-            dependencies: ["WavedialCore", "WavedialConfig", "RadioBrowser", "Audio", "Hardware", "Display", "Supervisor",
+            dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display",
                            "PrintableText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift5),
 
@@ -125,8 +132,9 @@ let package = Package(
         .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "WavedialControlTests", dependencies: ["WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
         // Black box (the built binaries), plus the demo band's station table to check what they play.
-        .testTarget(name: "IntegrationTests", dependencies: ["WavedialTestSupport", "Supervisor"], swiftSettings: swift5),
+        .testTarget(name: "IntegrationTests", dependencies: ["WavedialTestSupport", "WavedialControl", "Supervisor"], swiftSettings: swift5),
     ]
 )

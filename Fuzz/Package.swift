@@ -25,6 +25,8 @@ let fuzzTargets: [(name: String, product: String)] = [
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]
+// The targets that speak the control protocol's types to the daemon's parts.
+let controlTargets: Set<String> = ["fuzz-control", "fuzz-mpd-command", "fuzz-web"]
 
 let package = Package(
     name: "WavedialFuzz",
@@ -38,7 +40,8 @@ let package = Package(
         .executableTarget(
             name: target.name,
             dependencies: ["FuzzDriver", .product(name: target.product, package: "Wavedial")]
-                + (decoderTargets.contains(target.name) ? ["DecoderFuzzing"] : []),
+                + (decoderTargets.contains(target.name) ? ["DecoderFuzzing"] : [])
+                + (controlTargets.contains(target.name) ? [.product(name: "WavedialControl", package: "Wavedial")] : []),
             swiftSettings: [.swiftLanguageMode(.v5)])
     }
 )

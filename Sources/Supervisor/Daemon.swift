@@ -8,6 +8,7 @@ import Logging
 import RadioBrowser
 import Threads
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// `wavediald`: starts the subsystems in dependency order — store, catalog, audio, input,
@@ -69,7 +70,7 @@ public final class Daemon {
             notifier.notify("STATUS=[audio] mixer_control: \(error)")
             return 1
         }
-        let databasePath = demo ? DemoBand.databasePath(beside: configuration.catalog.database) : configuration.catalog.database
+        let databasePath = demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
         let database: WavedialDatabase
         do {
             database = try WavedialDatabase.open(path: databasePath)
@@ -124,14 +125,14 @@ public final class Daemon {
 
         // Before the control socket: a client that sees the daemon answer finds the page served too.
         let web = startWeb(listeners: listeners, backend: WebBackend(
-            perform: { [self] request in
-                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            perform: { [self] command in
+                respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },
             dialListing: { controller.dialListing() }, search: { try database.search($0) }))
         let server = ControlServer(
             path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
-            respond: { [self] request in
-                respond(to: request, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
+            respond: { [self] command in
+                respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
             },
             subscribe: controller.subscribe)
         do {
@@ -206,32 +207,32 @@ public final class Daemon {
         return cancelled.wait(timeout: .now() + timeout) == .success
     }
 
-    private func respond(to request: ControlRequest, controller: RadioController, display: DisplayService,
+    private func respond(to command: ControlCommand, controller: RadioController, display: DisplayService,
                          catalog: CatalogService, simulatedInput: SimulatedGPIOBackend?) -> ControlResponse {
-        switch request.command {
-        case "sim_edges":
+        switch command {
+        case .simEdges(let edges):
             guard let simulatedInput else { return .failure("sim_edges needs a simulated radio (wavediald --simulate or --headless)") }
-            guard let edges = request.edges, !edges.isEmpty else { return .failure("sim_edges needs edges") }
+            guard !edges.isEmpty else { return .failure("sim_edges needs edges") }
             do {
                 try simulatedInput.schedule(edges.map { try $0.timedEdge().get() })
             } catch {
                 return .failure("sim_edges: \(error)")
             }
             return ControlResponse(ok: true, status: controller.status)
-        case "lcd":
+        case .lcd:
             return ControlResponse(ok: true, lines: TerminalRenderer(framed: false).lines(display.screen))
-        case "sync" where demo:
+        case .sync where demo:
             return .failure("the demo band has no catalog to sync: start wavediald without --demo for Radio Browser's")
-        case "sync":
+        case .sync:
             do {
                 return ControlResponse(ok: true, sync: try catalog.syncNow())
             } catch {
                 return .failure("sync failed: \(error)")
             }
-        case "reload":
+        case .reload:
             return reload(controller) ?? ControlResponse(ok: true, status: controller.status)
         default:
-            return controller.perform(request)
+            return controller.perform(command)
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Supervisor
 import WavedialConfig
+import WavedialControl
 
 /// The CLI's way to the running daemon: its control socket, from the configuration.
 struct DaemonConnection {
@@ -14,12 +14,12 @@ struct DaemonConnection {
 
     var isDaemonRunning: Bool { client.isDaemonRunning }
 
-    /// Sends `request`; a refusal or an unreachable daemon becomes one clear line and an exit code.
+    /// Sends `command`; a refusal or an unreachable daemon becomes one clear line and an exit code.
     @discardableResult
-    func send(_ request: ControlRequest) throws -> ControlResponse {
+    func send(_ command: ControlCommand) throws -> ControlResponse {
         let response: ControlResponse
         do {
-            response = try client.send(request)
+            response = try client.send(command)
         } catch let failure as ControlClient.Failure {
             throw CLIError(failure.description, exitCode: ExitStatus.unavailable)
         }
@@ -27,15 +27,10 @@ struct DaemonConnection {
         return response
     }
 
-    /// What the CLI changed in the database under a running daemon.
-    enum DataChange: String {
-        case favorites, location
-    }
-
     /// Tells a running daemon that the database changed under it, so its bands follow (its
     /// configuration is not read again); silent when it is not running.
-    static func notifyChange(_ change: DataChange, _ global: GlobalOptions) {
+    static func notifyChange(_ change: ControlCommand.DataChange, _ global: GlobalOptions) {
         guard let connection = try? DaemonConnection(global, timeoutSeconds: 5), connection.isDaemonRunning else { return }
-        _ = try? connection.client.send(ControlRequest(command: "data_changed", value: change.rawValue))
+        _ = try? connection.client.send(.dataChanged(change))
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Supervisor
 import WavedialConfig
 import WavedialCore
 
@@ -78,7 +77,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads and checks the configuration. A config named with `--config` or
     /// `WAVEDIAL_CONFIG` must exist; when the default one does not, the defaults apply. With `--demo`
-    /// the database is the demo band's, beside the configured one (``DemoBand/databasePath(beside:)``).
+    /// the database is the demo band's, beside the configured one (``WavedialDatabase/demoPath(beside:)``).
     /// - Throws: ``CLIError`` with the file, key and line of each problem.
     func loadConfiguration() throws -> Configuration {
         let path = configPath
@@ -92,7 +91,7 @@ struct GlobalOptions: ParsableArguments {
                 throw CLIError("config \(error)", exitCode: ExitStatus.config)
             }
         }
-        if demo { configuration.catalog.database = DemoBand.databasePath(beside: configuration.catalog.database) }
+        if demo { configuration.catalog.database = WavedialDatabase.demoPath(beside: configuration.catalog.database) }
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hardware
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest

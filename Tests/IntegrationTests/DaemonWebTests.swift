@@ -1,5 +1,6 @@
 import Foundation
 import Supervisor
+import WavedialControl
 import WavedialTestSupport
 import XCTest
 

@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import Supervisor
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// The control protocol on a hostile client's bytes, through to the radio: lines bounded and
-/// decoded as the daemon's server does, and every request decoded is carried out by a real
+/// decoded as the daemon's server does (and what decodes round-trips through the wire), and every request decoded is carried out by a real
 /// `RadioController` (over an in-memory catalog of a few stations, with a player that plays
 /// nothing). A trap anywhere on that path is a finding, as is a reply that cannot be sent.
 @_cdecl("fuzz_control_main")
@@ -52,9 +53,12 @@ func fuzzControl(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     for line in reader.feed(bytes) {
         guard case .line(let text) = line else { continue }
         precondition(text.utf8.count <= 256 * 4)
-        guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(text.utf8)),
-              ControlRequest.commands.contains(request.command), request.command != "subscribe" else { continue }
-        let response = controller.perform(request)
+        guard let command = try? ControlCommand(wireLine: text) else { continue }
+        // What decodes encodes again to the same command: the CLI's requests are what the daemon reads.
+        let again = try? JSONDecoder().decode(ControlCommand.self, from: JSONEncoder().encode(command))
+        precondition(again == command, "a command survives its wire: \(command)")
+        guard command != .subscribe else { continue }
+        let response = controller.perform(command)
         precondition(response.ok == (response.error == nil), "a reply is either done or says why not")
         precondition((try? JSONEncoder().encode(response)) != nil, "every reply can be sent")
     }

@@ -1,6 +1,7 @@
 import FuzzDriver
 import Foundation
 import Supervisor
+import WavedialControl
 
 /// The MPD protocol on a hostile client's bytes: lines bounded as the server's ``LineReader`` bounds them,
 /// each parsed (``MpdCommandParser``) and answered through a session (command lists, idle, password) by
@@ -28,11 +29,12 @@ private final class HostileRadio: MpdRadio, @unchecked Sendable {
     func dialListing() -> DialListing {
         let bad = DialListing.Entry(stationuuid: "a\nOK", name: "Bad\nOK", frequencyMHz: 94.1, favoriteNumber: nil)
         let plain = DialListing.Entry(stationuuid: "b", name: "Plain", frequencyMHz: 101.5, favoriteNumber: 1)
-        return DialListing(band: "nearby", startMHz: 87.5, endMHz: 108, needleMHz: 94.1, dial: [bad, plain], favorites: [plain])
+        return DialListing(band: .nearby, startMHz: 87.5, endMHz: 108, needleMHz: 94.1, dial: [bad, plain], favorites: [plain])
     }
 
-    func perform(_ request: ControlRequest) -> ControlResponse {
-        request.value?.hasPrefix("b") == true ? ControlResponse(ok: true, status: status) : .failure("no\nOK")
+    func perform(_ command: ControlCommand) -> ControlResponse {
+        guard case .tune(let target) = command else { return .failure("no\nOK") }
+        return target.hasPrefix("b") ? ControlResponse(ok: true, status: status) : .failure("no\nOK")
     }
 
     func request(_ intent: RadioIntent) {}

@@ -4,6 +4,7 @@ import FuzzDriver
 import Logging
 import Supervisor
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// The web page's server reads requests from anyone the allow list admits: bytes fed in two pieces (so

@@ -1,4 +1,5 @@
 import CurlSupport
+import WavedialControl
 
 /// Which clients a TCP server of the daemon's (the MPD server, the web page) serves: those whose address
 /// lies in one of the configured ranges (`[mpd] allow`, `[web] allow`). Checked as a client is accepted

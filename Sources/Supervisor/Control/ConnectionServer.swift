@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Threads
+import WavedialControl
 
 /// Serves the clients of a listening socket, each on a thread of its own, at most `maximumClients`
 /// at once: at the limit no one more is taken until a client leaves, and those who come meanwhile

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WavedialControl
 
 /// The daemon's control socket: JSON lines over a Unix socket (no TCP), mode 0660.
 ///
@@ -14,7 +15,7 @@ import Logging
 /// whose write blocks past the send timeout.
 public final class ControlServer: @unchecked Sendable {
     /// Answers a request (on the client's thread).
-    public typealias Responder = (ControlRequest) -> ControlResponse
+    public typealias Responder = (ControlCommand) -> ControlResponse
     /// Starts a subscription that offers each status to `send` until it returns false; returns a
     /// function that ends it. `send` never blocks: it leaves the status in the subscriber's outbox.
     public typealias Subscriber = (_ send: @escaping (RadioStatus) -> Bool) -> () -> Void
@@ -93,21 +94,19 @@ public final class ControlServer: @unchecked Sendable {
                     return
                 case .line(let text):
                     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-                    guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(text.utf8)) else {
-                        guard client.write(Self.encode(.failure("not a JSON request object with a \"command\""))) else { return }
+                    let command: ControlCommand
+                    do {
+                        command = try ControlCommand(wireLine: text)
+                    } catch {
+                        guard client.write(Self.encode(.failure(error.description))) else { return }
                         deadline = DispatchTime.now() + idleTimeout
                         continue
                     }
-                    guard ControlRequest.commands.contains(request.command) else {
-                        guard client.write(Self.encode(.failure("unknown command '\(request.command)'"))) else { return }
-                        deadline = DispatchTime.now() + idleTimeout
-                        continue
-                    }
-                    if request.command == "subscribe" {
+                    if command == .subscribe {
                         streamStatus(to: client)
                         return
                     }
-                    guard client.write(Self.encode(respond(request))) else { return }
+                    guard client.write(Self.encode(respond(command))) else { return }
                     deadline = DispatchTime.now() + idleTimeout
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 
 /// A subscriber's outbox on the control socket: the statuses not yet written, handed from the
 /// controller's queue to the subscriber's writer thread. The controller never waits on it: it holds

@@ -21,8 +21,8 @@ public struct DialListing: Sendable, Equatable {
         }
     }
 
-    /// `nearby` or `favorites`, as ``RadioStatus/band``.
-    public var band: String
+    /// The band shown, as ``RadioStatus/band``.
+    public var band: DialBandKind
     /// The band's edges, for a slider over it.
     public var startMHz: Double
     public var endMHz: Double
@@ -32,7 +32,7 @@ public struct DialListing: Sendable, Equatable {
     /// The favorites, in the order their numbers follow.
     public var favorites: [Entry]
 
-    public init(band: String, startMHz: Double, endMHz: Double, needleMHz: Double, dial: [Entry], favorites: [Entry]) {
+    public init(band: DialBandKind, startMHz: Double, endMHz: Double, needleMHz: Double, dial: [Entry], favorites: [Entry]) {
         self.band = band
         self.startMHz = startMHz
         self.endMHz = endMHz

@@ -1,6 +1,7 @@
 import Audio
 import Display
 import Foundation
+import WavedialControl
 import WavedialCore
 
 /// The clock radio: the sleep timer (`wavedial sleep`, a long press on pause) and the alarms. All on the
@@ -157,36 +158,22 @@ extension RadioController {
     // MARK: Control requests
 
     /// `sleep` and `alarm_*`; nil for any other command.
-    func performClock(_ request: ControlRequest) -> ControlResponse? {
-        switch request.command {
-        case "sleep":
-            if let value = request.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
-                if value.lowercased() == "off" {
-                    setSleepTimer(seconds: 0)
-                } else {
-                    do {
-                        setSleepTimer(seconds: try SleepDuration.seconds(value))
-                    } catch {
-                        return .failure("\(error)")
-                    }
-                }
-            }
-        case "alarm_list":
+    func performClock(_ command: ControlCommand) -> ControlResponse? {
+        switch command {
+        case .sleep(let seconds):
+            if let seconds { setSleepTimer(seconds: seconds) }
+        case .alarmList:
             break
-        case "alarm_add":
-            guard let request = request.alarm else { return .failure("alarm_add needs an alarm: time, days, stationuuid") }
+        case .alarmAdd(let request):
             do {
                 _ = try database.addAlarm(try request.alarm())
             } catch {
                 return .failure("\(error)")
             }
-        case "alarm_remove", "alarm_enable", "alarm_disable":
-            guard let text = request.value, text.utf8.count <= 20, let id = Int64(text.trimmingCharacters(in: .whitespaces)) else {
-                return .failure("\(request.command) needs an alarm's id (see 'wavedial alarm list')")
-            }
+        case .alarmRemove(let id), .alarmEnable(let id), .alarmDisable(let id):
             do {
-                let found = request.command == "alarm_remove"
-                    ? try database.removeAlarm(id) : try database.setAlarm(id, enabled: request.command == "alarm_enable")
+                let found = command == .alarmRemove(id: id)
+                    ? try database.removeAlarm(id) : try database.setAlarm(id, enabled: command == .alarmEnable(id: id))
                 guard found else { return .failure("no alarm \(id)") }
             } catch {
                 return .failure("alarms not saved: \(error)")
@@ -194,11 +181,11 @@ extension RadioController {
         default:
             return nil
         }
-        if request.command.hasPrefix("alarm_") { reloadAlarms() }
+        if command.isAboutAlarms { reloadAlarms() }
         refreshNow()
         let now = clock.wallClock()
         var response = ControlResponse(ok: true, status: currentStatus())
-        if request.command.hasPrefix("alarm_") {
+        if command.isAboutAlarms {
             response.alarms = clock.alarms.alarms.map { AlarmListing($0, now: now, offset: clock.utcOffset) }
         }
         return response

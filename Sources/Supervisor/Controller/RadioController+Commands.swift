@@ -1,77 +1,60 @@
 import Foundation
 import Hardware
+import WavedialControl
 import WavedialCore
 
 extension RadioController {
-    /// Carries out a control request that concerns the radio itself; the answer carries the
+    /// Carries out a control command that concerns the radio itself; the answer carries the
     /// status after it. Runs on the controller's queue; blocks the caller until done.
-    public func perform(_ request: ControlRequest) -> ControlResponse {
+    public func perform(_ command: ControlCommand) -> ControlResponse {
         queue.sync {
-            if let response = performClock(request) { return response }
-            let error = apply(request)
+            if let response = performClock(command) { return response }
+            let error = apply(command)
             refreshNow()
             if let error { return .failure(error) }
             return ControlResponse(ok: true, status: currentStatus())
         }
     }
 
-    /// The error in words, or nil when done.
-    private func apply(_ request: ControlRequest) -> String? {
+    /// The error in words, or nil when done. Commands become intents; `sim_*` are the simulated
+    /// inputs, decoded as the device's are.
+    private func apply(_ command: ControlCommand) -> String? {
         let now = currentTime()
-        switch request.command {
-        case "status":
+        switch command {
+        case .status, .volume(.none):
             return nil
-        case "play":
+        case .play:
             carryOut(.play)
-        case "pause":
+        case .pause:
             carryOut(.pause)
-        case "back":
+        case .back:
             return carryOut(.back) ? nil : "nothing to go back to"
-        case "forward":
+        case .forward:
             return carryOut(.forward) ? nil : "nothing to go forward to"
-        case "mute":
+        case .mute:
             carryOut(.toggleMute)
-        case "favorite":
+        case .favorite:
             return carryOut(.toggleFavorite) ? nil : "no station is tuned"
-        case "band":
+        case .band:
             carryOut(.switchBand)
-        case "data_changed":
+        case .dataChanged:
             // Favorites or the location changed in the database (the CLI wrote them): the bands follow,
             // the configuration stays as it is (that is `reload`).
-            guard let kind = request.value, ["favorites", "location"].contains(kind) else {
-                return "data_changed names what changed: favorites or location"
-            }
             rebuildBandsNow()
-        case "volume":
-            guard let text = request.value else { return nil }
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(value) else {
-                return "volume must be a whole number from 0 to 100, not '\(text)'"
-            }
+        case .volume(let value?):
             changeVolume(value)
-        case "tune":
-            guard let value = request.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-                return "tune needs a frequency in MHz, a station or a stream URL"
-            }
+        case .tune(let value):
             return tune(to: value)
-        case "sim_turn":
-            guard let steps = request.steps, steps != 0, (-10_000...10_000).contains(steps) else {
-                return "sim_turn needs steps: a whole number from -10000 to 10000, not 0"
-            }
-            switch request.knob ?? "tuning" {
-            case "tuning": handleNow(.detent(delta: steps), at: now)
-            case "volume": handleNow(.volumeChange(byPercent: steps * volumeKnobStepPercent), at: now)
-            case let knob: return "sim_turn knob must be tuning or volume, not '\(knob.prefix(40))'"
-            }
-        case "sim_press":
-            let buttons = ["play", "pause", "back", "forward", "favorite", "push", InputDecoder.volumePushName]
-            guard let name = request.value, buttons.contains(name) else {
-                return "sim_press needs a button: " + buttons.joined(separator: ", ")
-            }
-            handleNow(.button(name: name, action: request.long == true ? .long : .click), at: now)
-        case "sim_ir":
-            return pressRemoteKey(request.value, repeats: request.steps)
-        default:
-            return "unknown command '\(request.command)'"
+        case .simTurn(let steps, .tuning):
+            handleNow(.detent(delta: steps), at: now)
+        case .simTurn(let steps, .volume):
+            handleNow(.volumeChange(byPercent: steps * volumeKnobStepPercent), at: now)
+        case .simPress(let button, let long):
+            handleNow(.button(name: button.rawValue, action: long ? .long : .click), at: now)
+        case .simIR(let key, let repeats):
+            return pressRemoteKey(key, repeats: repeats)
+        case .subscribe, .lcd, .sync, .reload, .simEdges, .sleep, .alarmAdd, .alarmList, .alarmRemove, .alarmEnable, .alarmDisable:
+            return "\(command.name) is not the radio's to answer"
         }
         return nil
     }

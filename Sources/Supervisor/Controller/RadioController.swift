@@ -7,6 +7,7 @@ import Logging
 import PrintableText
 import Threads
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// The appliance's brain: owns the radio's state and turns knob and button events,
@@ -644,7 +645,7 @@ public final class RadioController: @unchecked Sendable {
                                      frequencyMHz: activeBand.frequency(of: uuid).map(band.megahertz),
                                      favoriteNumber: favoriteOrder.firstIndex(of: uuid).map { $0 + 1 })
         }
-        return DialListing(band: mode.rawValue, startMHz: band.megahertz(band.startKHz), endMHz: band.megahertz(band.endKHz),
+        return DialListing(band: mode, startMHz: band.megahertz(band.startKHz), endMHz: band.megahertz(band.endKHz),
                            needleMHz: band.megahertz(needle.kHz),
                            dial: activeBand.entries.compactMap { entry($0.stationuuid) },
                            favorites: favoriteOrder.compactMap(entry))
@@ -652,8 +653,8 @@ public final class RadioController: @unchecked Sendable {
 
     private func makeStatus() -> RadioStatus {
         let band = configuration.dial.band
-        var state = needle.isTurning ? "tuning" : Self.name(of: playerStatus.state)
-        if current == nil && !needle.isTurning { state = "idle" }
+        var state = needle.isTurning ? .tuning : Self.state(of: playerStatus.state)
+        if current == nil && !needle.isTurning { state = .idle }
         var status = RadioStatus(
             state: state,
             station: current.map {
@@ -665,9 +666,9 @@ public final class RadioController: @unchecked Sendable {
             muted: saved.muted,
             favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
             error: failure.map(\.words) ?? deviceProblem,
-            band: mode.rawValue,
+            band: mode,
             needleMHz: band.megahertz(needle.kHz),
-            connectingDetail: state == "connecting" ? playerStatus.connectionStage?.description : nil,
+            connectingDetail: state == .connecting ? playerStatus.connectionStage?.description : nil,
             errorDetail: failure == nil ? nil : failureDetail)
         addClock(to: &status)
         return status
@@ -682,14 +683,14 @@ public final class RadioController: @unchecked Sendable {
 
     private static let maximumDetailLength = 200
 
-    static func name(of state: PlayerState) -> String {
+    static func state(of state: PlayerState) -> RadioStatus.State {
         switch state {
-        case .idle: return "idle"
-        case .connecting: return "connecting"
-        case .buffering: return "buffering"
-        case .playing: return "playing"
-        case .paused: return "paused"
-        case .failed: return "failed"
+        case .idle: return .idle
+        case .connecting: return .connecting
+        case .buffering: return .buffering
+        case .playing: return .playing
+        case .paused: return .paused
+        case .failed: return .failed
         }
     }
 

@@ -8,7 +8,7 @@ import WavedialCore
 /// ``start(database:location:searchPath:shouldContinue:progress:)`` makes the stations' audio once
 /// (``DemoMedia``, cached), starts the loopback ``DemoStreamServer`` and writes the ``DemoStation/band``
 /// into the demo database as its whole catalog (with this run's port in their URLs). The demo database is
-/// a file of its own (``databasePath(beside:)``): the real catalog, favorites and history are never
+/// a file of its own (``WavedialDatabase/demoPath(beside:)``): the real catalog, favorites and history are never
 /// touched, and nothing of the demo reaches them. ``stop(waitingUpTo:)`` closes the port and ends every
 /// stream. Start and stop from one thread (the daemon's main thread).
 public final class DemoBand: @unchecked Sendable {
@@ -21,15 +21,6 @@ public final class DemoBand: @unchecked Sendable {
         self.media = media
         self.stations = stations
         self.logger = logger
-    }
-
-    /// The demo band's own database beside the configured one: `wavedial.sqlite` → `wavedial-demo.sqlite`.
-    /// The daemon in demo mode and `wavedial --demo` both use it.
-    public static func databasePath(beside catalogDatabase: String) -> String {
-        let url = URL(fileURLWithPath: catalogDatabase)
-        let stem = url.deletingPathExtension().lastPathComponent
-        let name = url.pathExtension.isEmpty ? "\(stem)-demo" : "\(stem)-demo.\(url.pathExtension)"
-        return url.deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// The loopback server's port while it runs (0 before).

@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 
 /// Turns the radio's statuses into MPD's changed subsystems and hands them to every connected client,
 /// waking a client's thread through a pipe it polls beside its socket (a client waiting in `idle`).

@@ -1,5 +1,7 @@
 import Foundation
 import PrintableText
+import WavedialControl
+import WavedialCore
 
 /// What each MPD command does with the radio and what it answers: the active band is the queue (one song a
 /// station, lowest frequency first, `Pos` from 0 and `Id` from 1), `favorites` and `nearby` are the stored
@@ -110,9 +112,9 @@ public struct MpdResponder {
             case "0": pausing = false
             default: throw MpdError(.argument, "Boolean (0/1) expected: \(MpdSession.printable(arguments[0]))")
             }
-            return try perform(ControlRequest(command: pausing ? "pause" : "play"))
+            return try perform(pausing ? .pause : .play)
         case "stop":
-            return try perform(ControlRequest(command: "pause"))
+            return try perform(.pause)
         case "next", "previous":
             radio.request(.stepStation(by: command.name == "next" ? 1 : -1))
             // Waits until the controller has done it, so that the next `status` tells.
@@ -122,13 +124,13 @@ public struct MpdResponder {
             guard arguments.count == 1, let volume = Int(arguments[0]), (0...100).contains(volume) else {
                 throw MpdError(.argument, "Invalid volume value: give a whole number from 0 to 100")
             }
-            return try perform(ControlRequest(command: "volume", value: String(volume)))
+            return try perform(.volume(volume))
         case "volume":
             guard arguments.count == 1, arguments[0].utf8.count <= 4, let change = Int(arguments[0]), (-100...100).contains(change) else {
                 throw MpdError(.argument, "Invalid volume value: give a change from -100 to +100")
             }
             let volume = max(0, min(100, radio.status.volume + change))
-            return try perform(ControlRequest(command: "volume", value: String(volume)))
+            return try perform(.volume(volume))
         case "load":
             return try load(arguments)
         case "add", "addid":
@@ -197,7 +199,7 @@ public struct MpdResponder {
         switch arguments[0] {
         case "favorites": return listing.favorites
         // The nearby band is known while it is shown; otherwise `load nearby` shows it.
-        case "nearby": return listing.band == "nearby" ? listing.dial : []
+        case "nearby": return listing.band == .nearby ? listing.dial : []
         default: throw MpdError(.noExist, "No such playlist")
         }
     }
@@ -210,17 +212,17 @@ public struct MpdResponder {
     // MARK: Changing
 
     private func play(position: Int?) throws(MpdError) -> String {
-        guard let position else { return try perform(ControlRequest(command: "play")) }
+        guard let position else { return try perform(.play) }
         let dial = radio.dialListing().dial
         guard dial.indices.contains(position) else { throw MpdError(.argument, "Bad song index") }
-        return try perform(ControlRequest(command: "tune", value: dial[position].stationuuid))
+        return try perform(.tune(dial[position].stationuuid))
     }
 
     private func load(_ arguments: [String]) throws(MpdError) -> String {
-        guard let name = arguments.first, Self.playlistNames.contains(name) else {
+        guard let name = arguments.first, let band = DialBandKind(rawValue: name) else {
             throw MpdError(.noExist, "No such playlist")
         }
-        if radio.status.band != name {
+        if radio.status.band != band {
             radio.request(.switchBand)
             _ = radio.status
         }
@@ -231,17 +233,17 @@ public struct MpdResponder {
     private func tune(_ uri: String) throws(MpdError) {
         guard uri.utf8.count <= 2048 else { throw MpdError(.argument, "URL longer than 2048 bytes") }
         if uri.hasPrefix(Self.stationURIPrefix) {
-            _ = try perform(ControlRequest(command: "tune", value: String(uri.dropFirst(Self.stationURIPrefix.count))))
+            _ = try perform(.tune(String(uri.dropFirst(Self.stationURIPrefix.count))))
             return
         }
         guard uri.lowercased().hasPrefix("http://") || uri.lowercased().hasPrefix("https://") else {
             throw MpdError(.noExist, "Unsupported URI scheme: only http://, https:// and \(Self.stationURIPrefix) play")
         }
-        _ = try perform(ControlRequest(command: "tune", value: uri))
+        _ = try perform(.tune(uri))
     }
 
-    private func perform(_ request: ControlRequest) throws(MpdError) -> String {
-        let response = radio.perform(request)
+    private func perform(_ command: ControlCommand) throws(MpdError) -> String {
+        let response = radio.perform(command)
         guard response.ok else { throw MpdError(.system, Self.printable(response.error ?? "failed")) }
         return ""
     }
@@ -251,9 +253,9 @@ public struct MpdResponder {
     /// `play` while tuning, connecting or playing; `pause` while paused; `stop` when nothing plays.
     static func state(of status: RadioStatus) -> String {
         switch status.state {
-        case "paused": return "pause"
-        case "idle", "failed": return "stop"
-        default: return "play"
+        case .paused: return "pause"
+        case .idle, .failed: return "stop"
+        case .tuning, .connecting, .buffering, .playing: return "play"
         }
     }
 

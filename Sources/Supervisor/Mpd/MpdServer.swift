@@ -2,6 +2,7 @@ import CurlSupport
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 
 /// The MPD protocol server (`[mpd]`): MPD's clients (`mpc`, ncmpcpp, Android apps, Home Assistant's
 /// python-mpd2) control the radio over TCP as they would MPD 0.23.

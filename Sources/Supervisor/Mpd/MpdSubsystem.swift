@@ -1,3 +1,5 @@
+import WavedialControl
+
 /// What an MPD client's `idle` waits for a change in, in the order MPD reports them (`changed: player`).
 public enum MpdSubsystem: String, CaseIterable, Sendable {
     case database, update

@@ -2,6 +2,7 @@ import Display
 import Foundation
 import Hardware
 import Threads
+import WavedialControl
 
 /// `wavediald --simulate`: the LCD drawn in the terminal (the same screen the LCD gets) and
 /// keys for the knob and buttons: ←/→ turn (held: a fast spin, accelerated like a real
@@ -102,8 +103,7 @@ final class TerminalSimulator: @unchecked Sendable {
             }
             switch Character(Unicode.Scalar(byte)) {
             case " ":
-                let playing = ["playing", "buffering", "connecting"].contains(controller.status.state)
-                press(playing ? "pause" : "play")
+                press(controller.status.state.isActive ? "pause" : "play")
             case "b": press("back")
             case "f": press("forward")
             case "h": press("favorite")
@@ -130,6 +130,6 @@ final class TerminalSimulator: @unchecked Sendable {
 
     private func volume(_ change: Int) {
         let current = controller.status.volume
-        _ = controller.perform(ControlRequest(command: "volume", value: String(min(100, max(0, current + change)))))
+        _ = controller.perform(.volume(min(100, max(0, current + change))))
     }
 }

@@ -30,7 +30,7 @@ final class SettledPageRelease: @unchecked Sendable {
     func start(following controller: RadioController) {
         cancel = controller.subscribe { [weak self] status in
             guard let self else { return false }
-            let station = status.state == "playing" ? status.station?.stationuuid : nil
+            let station = status.state == .playing ? status.station?.stationuuid : nil
             queue.async { self.heard(station) }
             return true
         }

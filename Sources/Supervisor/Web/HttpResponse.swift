@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 
 /// An HTTP answer: status, header fields and a whole body (always sent with its `Content-Length`).
 public struct HttpResponse: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import WavedialCore
+
 /// ``DialListing`` as `GET /api/dial` and `GET /api/favorites` write it (snake_case, as `status --json`).
 struct WebDialListing: Encodable {
     struct Entry: Encodable {
@@ -25,7 +27,7 @@ struct WebDialListing: Encodable {
         var favorites: [Entry]
     }
 
-    var band: String
+    var band: DialBandKind
     var startMHz: Double
     var endMHz: Double
     var needleMHz: Double

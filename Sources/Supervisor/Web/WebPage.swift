@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 import WavedialCore
 
 /// The radio's page, rendered on the daemon: now playing with the LCD's rows, the dial as a slider with
@@ -51,7 +52,7 @@ struct WebPage {
             <button type="button" data-post="favorite" aria-label="Favorite" id="favorite">\(status?.favorite == true ? "&#x2665;" : "&#x2661;")</button>
             </section>
 
-            <section aria-label="Dial"><h2>Dial <span id="band" class="quiet">\(Self.escape(dial.band))</span>
+            <section aria-label="Dial"><h2>Dial <span id="band" class="quiet">\(dial.band.rawValue)</span>
             <button type="button" data-post="band" class="small">Switch band</button></h2>
             <output id="needle" for="dial">\(Self.megahertz(dial.needleMHz)) MHz</output>
             <input id="dial" type="range" min="\(Self.megahertz(dial.startMHz))" max="\(Self.megahertz(dial.endMHz))" step="0.1"
@@ -104,7 +105,7 @@ struct WebPage {
 
     private var stateLine: String {
         guard let status else { return "" }
-        var parts = [status.state, status.muted ? "muted" : "volume \(status.volume)"]
+        var parts = [status.state.rawValue, status.muted ? "muted" : "volume \(status.volume)"]
         if let error = status.error { parts.append(error) }
         return parts.joined(separator: " · ")
     }

@@ -1,5 +1,6 @@
 import CurlSupport
 import Foundation
+import WavedialControl
 import WavedialCore
 
 /// Maps a request (path and method) to what answers it: the page at `/`, the JSON API under `/api/`.
@@ -62,18 +63,18 @@ public struct WebRoutes: Sendable {
         case "/":
             return page(request)
         case "/api/status":
-            guard let status = backend.perform(ControlRequest(command: "status")).status else {
+            guard let status = backend.perform(.status).status else {
                 return .failure(503, "the radio gave no status")
             }
             return .json(status)
         case "/api/lcd":
-            return answer(ControlRequest(command: "lcd"))
+            return answer(.lcd)
         case "/api/dial":
             return .json(WebDialListing(backend.dialListing()))
         case "/api/favorites":
             return .json(WebDialListing.Favorites(favorites: backend.dialListing().favorites.map(WebDialListing.Entry.init)))
         case "/api/alarms":
-            return answer(ControlRequest(command: "alarm_list"))
+            return answer(.alarmList)
         default:
             return search(request.parameter("q") ?? "")
         }
@@ -119,18 +120,18 @@ public struct WebRoutes: Sendable {
         }
         switch command {
         case _ where Self.simpleCommands.contains(command):
-            return answer(ControlRequest(command: command))
+            return answer(named: command)
         case "volume", "tune", "sleep":
             guard let value = action.value else { return .failure(400, "\(command) needs a value, e.g. {\"value\":\"\(Self.example(command))\"}") }
-            return answer(ControlRequest(command: command, value: value))
+            return answer(named: command, value: value)
         case "alarms":
             guard let time = action.time else { return .failure(400, "an alarm needs a time, e.g. {\"time\":\"07:00\",\"days\":\"mon-fri\"}") }
-            return answer(ControlRequest(command: "alarm_add", alarm: AlarmRequest(time: time, days: action.days, stationuuid: action.stationuuid)))
+            return answer(.alarmAdd(AlarmRequest(time: time, days: action.days, stationuuid: action.stationuuid)))
         default:
             // alarms/remove, alarms/enable, alarms/disable
             guard let id = action.id else { return .failure(400, "\(command) needs an alarm's id, e.g. {\"id\":1}") }
             let verb = command.split(separator: "/").last.map(String.init) ?? ""
-            return answer(ControlRequest(command: "alarm_" + verb, value: id))
+            return answer(named: "alarm_" + verb, value: id)
         }
     }
 
@@ -152,17 +153,28 @@ public struct WebRoutes: Sendable {
 
     /// The controller's answer, with a status that says how it went: 200, else 409 for what the radio's
     /// state refuses (nothing to go back to, no station tuned), 400 for a bad value.
-    private func answer(_ request: ControlRequest) -> HttpResponse {
-        let response = backend.perform(request)
+    private func answer(_ command: ControlCommand) -> HttpResponse {
+        let response = backend.perform(command)
         guard !response.ok else { return .json(response) }
-        let conflicts: Set<String> = ["back", "forward", "favorite"]
-        return .json(response, status: conflicts.contains(request.command) ? 409 : 400)
+        switch command {
+        case .back, .forward, .favorite: return .json(response, status: 409)
+        default: return .json(response, status: 400)
+        }
+    }
+
+    /// The command the API's path and value name, checked as the control socket checks a request.
+    private func answer(named name: String, value: String? = nil) -> HttpResponse {
+        do {
+            return answer(try ControlCommand(name: name, value: value))
+        } catch {
+            return .json(ControlResponse.failure(error.description), status: 400)
+        }
     }
 
     private func page(_ request: HttpRequest) -> HttpResponse {
-        let status = backend.perform(ControlRequest(command: "status")).status
-        let lines = backend.perform(ControlRequest(command: "lcd")).lines ?? []
-        let alarms = backend.perform(ControlRequest(command: "alarm_list")).alarms ?? []
+        let status = backend.perform(.status).status
+        let lines = backend.perform(.lcd).lines ?? []
+        let alarms = backend.perform(.alarmList).alarms ?? []
         let nonce = Self.nonce()
         let html = WebPage(status: status, lcdLines: lines, dial: backend.dialListing(), alarms: alarms,
                            needsLogin: !authentication.authorizes(request)).html(nonce: nonce)

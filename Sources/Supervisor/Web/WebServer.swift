@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 
 /// The daemon's web page and JSON API over HTTP/1.1 (`[web]`): a ``ConnectionServer`` on a TCP port
 /// (`wd-web`, one `wd-web-client` thread per client, at most ``maximumClients``), clients outside the

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The bands the dial can show.
-public enum DialBandKind: String, Sendable, CaseIterable {
+public enum DialBandKind: String, Codable, Sendable, CaseIterable {
     /// The stations near the radio.
     case nearby
     /// The favorites only.

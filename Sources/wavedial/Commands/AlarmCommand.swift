@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Supervisor
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// `wavedial alarm …`: alarms that survive power loss. Through the daemon when it runs (it rings them), else
@@ -42,7 +42,7 @@ struct AlarmCommand: ParsableCommand {
                 request.stationuuid = chosen.stationuuid
                 request.stationName = chosen.name
             }
-            let listings = try AlarmCommand.change(ControlRequest(command: "alarm_add", alarm: request), global) { database in
+            let listings = try AlarmCommand.change(.alarmAdd(request), global) { database in
                 _ = try database.addAlarm(try request.alarm())
             }
             if let added = listings.max(by: { $0.id < $1.id }) { AlarmCommand.show(added) }
@@ -70,7 +70,7 @@ struct AlarmCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let listings = try AlarmCommand.change(ControlRequest(command: "alarm_list"), global) { _ in }
+            let listings = try AlarmCommand.change(.alarmList, global) { _ in }
             if json {
                 try Output.json(listings)
             } else if listings.isEmpty {
@@ -90,7 +90,7 @@ struct AlarmCommand: ParsableCommand {
         @Argument(help: "The alarm's id (see 'wavedial alarm list').") var id: Int64
 
         func run() throws {
-            _ = try AlarmCommand.change(ControlRequest(command: "alarm_remove", value: "\(id)"), global) { database in
+            _ = try AlarmCommand.change(.alarmRemove(id: id), global) { database in
                 guard try database.removeAlarm(id) else { throw CLIError("no alarm \(id)", exitCode: ExitStatus.notFound) }
             }
             Output.line("removed alarm \(id)")
@@ -112,19 +112,19 @@ struct AlarmCommand: ParsableCommand {
     }
 
     private static func set(_ id: Int64, enabled: Bool, _ global: GlobalOptions) throws {
-        let listings = try change(ControlRequest(command: enabled ? "alarm_enable" : "alarm_disable", value: "\(id)"), global) { database in
+        let listings = try change(enabled ? .alarmEnable(id: id) : .alarmDisable(id: id), global) { database in
             guard try database.setAlarm(id, enabled: enabled) else { throw CLIError("no alarm \(id)", exitCode: ExitStatus.notFound) }
         }
         if let alarm = listings.first(where: { $0.id == id }) { show(alarm) }
     }
 
-    /// Sends `request` to the running daemon, or, when none runs, does `direct` on the database.
+    /// Sends `command` to the running daemon, or, when none runs, does `direct` on the database.
     /// - Returns: the alarms afterwards.
-    private static func change(_ request: ControlRequest, _ global: GlobalOptions,
+    private static func change(_ command: ControlCommand, _ global: GlobalOptions,
                                direct: (WavedialDatabase) throws -> Void) throws -> [AlarmListing] {
         let connection = try DaemonConnection(global)
         if connection.isDaemonRunning {
-            let response = try connection.send(request)
+            let response = try connection.send(command)
             return response.alarms ?? []
         }
         let (_, database) = try global.open()

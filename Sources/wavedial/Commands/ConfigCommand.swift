@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Supervisor
 import WavedialConfig
 
 /// `wavedial config check [PATH]`: is the configuration valid? `wavedial config sockets DIR`: the

@@ -4,8 +4,8 @@ import Display
 import Foundation
 import Hardware
 import RadioBrowser
-import Supervisor
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// `wavedial doctor`: checks everything the radio depends on, a line each: ok or the

@@ -2,7 +2,7 @@ import ArgumentParser
 import Display
 import Foundation
 import Hardware
-import Supervisor
+import WavedialControl
 
 /// `wavedial lcd`: check the character LCD's wiring and see what it shows.
 struct LCDCommand: ParsableCommand {
@@ -177,7 +177,7 @@ struct LCDCommand: ParsableCommand {
         func run() throws {
             let settings = try display.settings()
             guard let state else {
-                let lines = try DaemonConnection(display.global).send(ControlRequest(command: "lcd")).lines ?? []
+                let lines = try DaemonConnection(display.global).send(.lcd).lines ?? []
                 if json {
                     try Output.json(["lines": lines])
                 } else {

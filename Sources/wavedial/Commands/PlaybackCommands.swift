@@ -1,35 +1,35 @@
 import ArgumentParser
-import Supervisor
+import WavedialControl
 
 /// The radio's buttons over SSH: `play`, `pause`, `back`, `forward`, `mute`. Each prints the status after it.
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "play", abstract: "Play (resume where paused).")
     @OptionGroup var global: GlobalOptions
-    func run() throws { try sendButton("play", global) }
+    func run() throws { try send(.play, global) }
 }
 
 struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause (live radio keeps recording for a time-shifted resume).")
     @OptionGroup var global: GlobalOptions
-    func run() throws { try sendButton("pause", global) }
+    func run() throws { try send(.pause, global) }
 }
 
 struct BackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "back", abstract: "The station played before this one.")
     @OptionGroup var global: GlobalOptions
-    func run() throws { try sendButton("back", global) }
+    func run() throws { try send(.back, global) }
 }
 
 struct ForwardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "forward", abstract: "Forward again after back.")
     @OptionGroup var global: GlobalOptions
-    func run() throws { try sendButton("forward", global) }
+    func run() throws { try send(.forward, global) }
 }
 
 struct MuteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mute", abstract: "Mute, or unmute.")
     @OptionGroup var global: GlobalOptions
-    func run() throws { try sendButton("mute", global) }
+    func run() throws { try send(.mute, global) }
 }
 
 struct TuneCommand: ParsableCommand {
@@ -43,7 +43,7 @@ struct TuneCommand: ParsableCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "94.1, a station's name, its stationuuid, or http(s)://… (a stream URL).") var target: String
-    func run() throws { try sendButton("tune", global, value: target) }
+    func run() throws { try send(.tune(target), global) }
 }
 
 struct VolumeCommand: ParsableCommand {
@@ -56,12 +56,12 @@ struct VolumeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try DaemonConnection(global).send(ControlRequest(command: "volume", value: level.map(String.init))).status
+        let status = try DaemonConnection(global).send(.volume(level)).status
         if let status { print(status.muted ? "muted (volume \(status.volume))" : "volume \(status.volume)") }
     }
 }
 
-private func sendButton(_ command: String, _ global: GlobalOptions, value: String? = nil) throws {
-    let response = try DaemonConnection(global).send(ControlRequest(command: command, value: value))
+private func send(_ command: ControlCommand, _ global: GlobalOptions) throws {
+    let response = try DaemonConnection(global).send(command)
     if let status = response.status { print(StatusCommand.describe(status)) }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hardware
-import Supervisor
+import WavedialControl
 
 /// `wavedial sim …`: turns the knobs and presses buttons of a daemon run with `--simulate`/`--headless`.
 struct SimCommand: ParsableCommand {
@@ -9,8 +9,6 @@ struct SimCommand: ParsableCommand {
         commandName: "sim", abstract: "Drive a simulated radio: turn the knobs, press buttons and the remote's keys.",
         subcommands: [Turn.self, VolumeTurn.self, Press.self, IR.self, Edges.self])
 
-    /// The buttons `sim press` presses (`volume_push`: the volume knob's push switch).
-    static let buttons = ["play", "pause", "back", "forward", "favorite", "push", "volume_push"]
 
     struct Turn: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn the tuning knob N detents (negative: counter-clockwise).")
@@ -24,7 +22,7 @@ struct SimCommand: ParsableCommand {
         }
 
         func run() throws {
-            let status = try DaemonConnection(global).send(ControlRequest(command: "sim_turn", steps: detents)).status
+            let status = try DaemonConnection(global).send(.simTurn(steps: detents, knob: .tuning)).status
             if let status { print(StatusCommand.describe(status)) }
         }
     }
@@ -44,8 +42,7 @@ struct SimCommand: ParsableCommand {
         }
 
         func run() throws {
-            let request = ControlRequest(command: "sim_turn", steps: detents, knob: "volume")
-            if let status = try DaemonConnection(global).send(request).status { print(StatusCommand.describe(status)) }
+            if let status = try DaemonConnection(global).send(.simTurn(steps: detents, knob: .volume)).status { print(StatusCommand.describe(status)) }
         }
     }
 
@@ -57,15 +54,19 @@ struct SimCommand: ParsableCommand {
         var button: String
         @Flag(help: "A long press (on favorite: switch between the nearby and the favorites band).") var long = false
 
-        func validate() throws {
-            guard SimCommand.buttons.contains(button) else {
-                throw ValidationError("unknown button '\(button)' (expected \(SimCommand.buttons.joined(separator: ", ")))")
-            }
-        }
+        func validate() throws { _ = try pressed() }
 
         func run() throws {
-            let status = try DaemonConnection(global).send(ControlRequest(command: "sim_press", value: button, long: long)).status
+            let status = try DaemonConnection(global).send(.simPress(try pressed(), long: long)).status
             if let status { print(StatusCommand.describe(status)) }
+        }
+
+        private func pressed() throws -> ControlCommand.Button {
+            guard let pressed = ControlCommand.Button(rawValue: button) else {
+                let names = ControlCommand.Button.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("unknown button '\(button)' (expected \(names))")
+            }
+            return pressed
         }
     }
 
@@ -87,8 +88,7 @@ struct SimCommand: ParsableCommand {
         }
 
         func run() throws {
-            let request = ControlRequest(command: "sim_ir", value: key, steps: hold ? repeats : 0)
-            let status = try DaemonConnection(global).send(request).status
+            let status = try DaemonConnection(global).send(.simIR(key: key, repeats: hold ? repeats : 0)).status
             if let status { print(StatusCommand.describe(status)) }
         }
     }
@@ -126,7 +126,7 @@ struct SimCommand: ParsableCommand {
             var status: RadioStatus?
             for start in stride(from: 0, to: edges.count, by: Self.edgesPerRequest) {
                 let part = Array(edges[start..<min(start + Self.edgesPerRequest, edges.count)])
-                status = try connection.send(ControlRequest(command: "sim_edges", edges: part)).status
+                status = try connection.send(.simEdges(part)).status
             }
             let seconds = edges.reduce(0.0) { $0 + Double($1.afterNanoseconds) } / 1e9
             print("sent \(edges.count) edges (\(String(format: "%.3f", seconds)) s of signal)")

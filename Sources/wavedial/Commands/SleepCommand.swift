@@ -1,5 +1,5 @@
 import ArgumentParser
-import Supervisor
+import WavedialControl
 import WavedialCore
 
 /// `wavedial sleep [30m|off]`: the sleep timer of the running radio.
@@ -16,17 +16,10 @@ struct SleepCommand: ParsableCommand {
     @Argument(help: "How long: 90s, 30m, 1h, 1h30m, a number of minutes, or off.") var duration: String?
     @Flag(help: "Print JSON: {\"sleep_remaining_s\": seconds or null}.") var json = false
 
-    func validate() throws {
-        guard let duration, duration.lowercased() != "off" else { return }
-        do {
-            _ = try SleepDuration.seconds(duration)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
+    func validate() throws { _ = try seconds() }
 
     func run() throws {
-        let response = try DaemonConnection(global).send(ControlRequest(command: "sleep", value: duration))
+        let response = try DaemonConnection(global).send(.sleep(seconds: try seconds()))
         let remaining = response.status?.sleepRemainingS.value
         if json {
             try Output.json(["sleep_remaining_s": NullWhenAbsent(remaining)])
@@ -34,6 +27,17 @@ struct SleepCommand: ParsableCommand {
             Output.line("sleep timer: \(SleepDuration.text(remaining)) left")
         } else {
             Output.line("sleep timer off")
+        }
+    }
+
+    /// The timer's seconds (0: off), nil to ask only.
+    private func seconds() throws -> Int? {
+        guard let duration else { return nil }
+        if duration.trimmingCharacters(in: .whitespaces).lowercased() == "off" { return 0 }
+        do {
+            return try SleepDuration.seconds(duration)
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 }

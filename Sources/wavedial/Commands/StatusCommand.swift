@@ -2,7 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import PrintableText
-import Supervisor
+import WavedialControl
 import WavedialCore
 
 /// `wavedial status`: what the radio is doing.
@@ -18,7 +18,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let connection = try DaemonConnection(global)
         guard follow else {
-            guard let status = try connection.send(ControlRequest(command: "status")).status else {
+            guard let status = try connection.send(.status).status else {
                 throw CLIError("the daemon sent no status")
             }
             try show(status)
@@ -44,16 +44,16 @@ struct StatusCommand: ParsableCommand {
 
     /// One line for people; the station's name and title without control or bidi characters.
     static func describe(_ status: RadioStatus) -> String {
-        var parts = [status.state]
+        var parts = [status.state.rawValue]
         if let station = status.station {
             parts.append(station.name + (station.frequencyMHz.map { String(format: " (%.1f MHz)", $0) } ?? ""))
-        } else if status.state == "tuning" {
+        } else if status.state == .tuning {
             parts.append(String(format: "needle at %.1f MHz", status.needleMHz))
         }
         if let title = status.title { parts.append("“\(title)”") }
         if status.favorite { parts.append("♥ favorite") }
         parts.append(status.muted ? "muted" : "volume \(status.volume)")
-        if status.band == "favorites" { parts.append("favorites band") }
+        if status.band == .favorites { parts.append("favorites band") }
         if let sleep = status.sleepRemainingS.value { parts.append("sleep in \(SleepDuration.text(sleep))") }
         if status.alarmTone == true { parts.append("alarm beeping") }
         if let detail = status.connectingDetail { parts.append(detail) }

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import PrintableText
 import RadioBrowser
-import Supervisor
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// `wavedial sync`: downloads the whole catalog from Radio Browser.
@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
         if daemon.isDaemonRunning {
             // The daemon owns the schedule and rebuilds its bands after a sync: let it do this one.
             FileHandle.standardError.write(Data("syncing through the running daemon…\n".utf8))
-            guard let summary = try daemon.send(ControlRequest(command: "sync")).sync else {
+            guard let summary = try daemon.send(.sync).sync else {
                 throw CLIError("the daemon sent no sync summary")
             }
             return try report(summary)

@@ -2,6 +2,7 @@ import CurlSupport
 import Threads
 @testable import Supervisor
 import WavedialConfig
+import WavedialControl
 import XCTest
 
 /// Who the MPD server and the web page serve: the configured ranges, judged on the client's address.

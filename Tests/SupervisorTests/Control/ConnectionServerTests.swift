@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 import WavedialTestSupport
 import XCTest
 

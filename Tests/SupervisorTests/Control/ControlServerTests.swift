@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WavedialControl
 import WavedialTestSupport
 import XCTest
 
@@ -11,16 +12,16 @@ final class ControlServerTests: XCTestCase {
     private var path: String!
     private let subscribers = Box<[(RadioStatus) -> Bool]>([])
 
-    private func status(_ state: String) -> RadioStatus {
+    private func status(_ state: RadioStatus.State) -> RadioStatus {
         RadioStatus(state: state, station: nil, title: nil, volume: 50, muted: false, favorite: false, error: nil,
-                    band: "nearby", needleMHz: 87.5)
+                    band: .nearby, needleMHz: 87.5, connectingDetail: nil, errorDetail: nil)
     }
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         path = directory.path("run/control.sock")
-        server = ControlServer(path: path, logger: Logger(label: "test"), respond: { [unowned self] request in
-            request.command == "status" ? ControlResponse(ok: true, status: status("idle")) : .failure("refused \(request.command)")
+        server = ControlServer(path: path, logger: Logger(label: "test"), respond: { [unowned self] command in
+            command == .status ? ControlResponse(ok: true, status: status(.idle)) : .failure("refused \(command.name)")
         }, subscribe: { [subscribers] send in
             subscribers.update { $0.append(send) }
             return {}
@@ -77,10 +78,9 @@ final class ControlServerTests: XCTestCase {
     func testRequestsAndReplies() throws {
         let client = ControlClient(path: path)
         XCTAssertTrue(client.isDaemonRunning)
-        XCTAssertEqual(try client.send(ControlRequest(command: "status")).status?.state, "idle")
-        XCTAssertEqual(try client.send(ControlRequest(command: "play")).error, "refused play")
-        XCTAssertEqual(try client.send(ControlRequest(command: "launch")).error, "unknown command 'launch'")
-    }
+        XCTAssertEqual(try client.send(.status).status?.state, .idle)
+        XCTAssertEqual(try client.send(.play).error, "refused play")
+            }
 
     func testBadRequestsGetAnErrorAndTheConnectionStaysUsable() throws {
         let socket = try connect()
@@ -97,7 +97,7 @@ final class ControlServerTests: XCTestCase {
         socket.write(huge)
         XCTAssertEqual(readLine(socket), #"{"error":"request longer than 16384 bytes","ok":false}"#)
         XCTAssertNil(readLine(socket), "the connection is closed")
-        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true, "others are served")
+        XCTAssertEqual(try ControlClient(path: path).send(.status).ok, true, "others are served")
     }
 
     func testAFloodOfClientsIsBoundedAndTheOnesBeyondAreServedWhenOthersLeave() throws {
@@ -122,16 +122,18 @@ final class ControlServerTests: XCTestCase {
         // The client reads nothing: the socket buffer fills, the send times out, the subscription ends.
         var delivered = 0
         let start = Date()
-        while send(status(String(repeating: "x", count: 4000))) && Date().timeIntervalSince(start) < 20 { delivered += 1 }
+        var large = status(.playing)
+        large.title = String(repeating: "x", count: 4000)
+        while send(large) && Date().timeIntervalSince(start) < 20 { delivered += 1 }
         // Connected until here: an optimized build would otherwise close it after its last use, above.
         withExtendedLifetime(socket) {}
         XCTAssertLessThan(Date().timeIntervalSince(start), 20, "the slow client was dropped")
         XCTAssertGreaterThan(delivered, 0)
-        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+        XCTAssertEqual(try ControlClient(path: path).send(.status).ok, true)
     }
 
     func testFollowingStreamsStatusLines() throws {
-        let received = Box<[String]>([])
+        let received = Box<[RadioStatus.State]>([])
         let done = expectation(description: "three statuses")
         Thread.detachNewThread { [path] in
             try? ControlClient(path: path!).follow { status in
@@ -143,14 +145,14 @@ final class ControlServerTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while subscribers.value.isEmpty && Date() < deadline { usleep(10_000) }
         let send = try XCTUnwrap(subscribers.value.first)
-        for state in ["tuning", "connecting", "playing"] { XCTAssertTrue(send(status(state))) }
+        for state in [RadioStatus.State.tuning, .connecting, .playing] { XCTAssertTrue(send(status(state))) }
         wait(for: [done], timeout: 5)
-        XCTAssertEqual(received.value, ["tuning", "connecting", "playing"])
+        XCTAssertEqual(received.value, [.tuning, .connecting, .playing])
     }
 
     func testANotRunningDaemonIsReportedWithTheSocketPath() {
         let missing = directory.path("nothing.sock")
-        XCTAssertThrowsError(try ControlClient(path: missing).send(ControlRequest(command: "status"))) { error in
+        XCTAssertThrowsError(try ControlClient(path: missing).send(.status)) { error in
             XCTAssertEqual("\(error)", "the daemon is not running (no control socket at \(missing))")
         }
     }

@@ -3,6 +3,7 @@ import Hardware
 import Logging
 import Threads
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -69,9 +70,9 @@ final class ControlSocketExhaustionTests: XCTestCase {
         var idle: [StreamSocket] = []
         for _ in 0..<(ControlServer.maximumClients + 4) { idle.append(try connect()) }
         // A request from someone else is answered (once the idle ones have timed out, at the latest).
-        let reply = try ControlClient(path: path).send(ControlRequest(command: "status"))
+        let reply = try ControlClient(path: path).send(.status)
         XCTAssertTrue(reply.ok, reply.error ?? "")
-        XCTAssertEqual(reply.status?.state, "idle")
+        XCTAssertEqual(reply.status?.state, .idle)
         let deadline = Date().addingTimeInterval(30)
         for socket in idle { XCTAssertTrue(serverHangsUp(on: socket, before: deadline), "an idle connection is closed") }
     }
@@ -86,7 +87,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
             usleep(50_000)
         }
         XCTAssertTrue(closed, "a connection that never completes a request is closed")
-        XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+        XCTAssertEqual(try ControlClient(path: path).send(.status).ok, true)
     }
 
     func testSubscribersThatNeverReadAreDroppedAndTheControllerKeepsAnswering() throws {
@@ -105,7 +106,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
         }
         // Asked behind all those changes on the controller's queue, `status` is still answered within the
         // CLI's own reply bound (the controller's queue also answers the systemd watchdog's ping).
-        let reply = try ControlClient(path: path).send(ControlRequest(command: "status"))
+        let reply = try ControlClient(path: path).send(.status)
         XCTAssertTrue(reply.ok, reply.error ?? "")
         let deadline = Date().addingTimeInterval(30)
         for socket in subscribers {
@@ -131,7 +132,7 @@ final class ControlSocketExhaustionTests: XCTestCase {
             extra.write(Data("{\"command\":\"subscribe\"}\n".utf8))
             XCTAssertEqual(readLine(extra), #"{"error":"too many subscribers","ok":false}"#)
             XCTAssertNil(readLine(extra), "and closed")
-            XCTAssertEqual(try ControlClient(path: path).send(ControlRequest(command: "status")).ok, true)
+            XCTAssertEqual(try ControlClient(path: path).send(.status).ok, true)
         }
     }
 }

@@ -2,6 +2,7 @@ import Audio
 import CurlSupport
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -37,13 +38,13 @@ final class RadioControllerAddressPolicyTests: XCTestCase {
 
     /// Tunes the favorites band's only station (`band` switches from the nearby band to it).
     private func tuneTheOnlyFavorite(switchingBand: Bool = true) throws -> PlayableStation {
-        if switchingBand { XCTAssertTrue(controller.perform(ControlRequest(command: "band")).ok) }
-        XCTAssertTrue(controller.perform(ControlRequest(command: "tune", value: "100.0")).ok)
+        if switchingBand { XCTAssertTrue(controller.perform(.band).ok) }
+        XCTAssertTrue(controller.perform(.tune("100.0")).ok)
         return try XCTUnwrap(player.stations.last)
     }
 
     func testACatalogStationPlaysUnderTheCatalogPolicy() throws {
-        XCTAssertTrue(controller.perform(ControlRequest(command: "tune", value: bob.stationuuid)).ok)
+        XCTAssertTrue(controller.perform(.tune(bob.stationuuid)).ok)
         XCTAssertEqual(player.stations.last?.url, bob.url)
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)
     }

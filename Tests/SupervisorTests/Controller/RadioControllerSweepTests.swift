@@ -3,6 +3,7 @@ import Display
 import Hardware
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -80,7 +81,7 @@ final class RadioControllerSweepTests: XCTestCase {
             turn(1)
             advance(300 * ms)
         }
-        XCTAssertEqual(controller.status.state, "tuning", "not rested yet")
+        XCTAssertEqual(controller.status.state, .tuning, "not rested yet")
         XCTAssertEqual(tunes, ["prepare \(jazz.stationuuid)", "prepare \(talk.stationuuid)"],
                        "at 94.3 Talk 94.5 became the nearest, going up")
         XCTAssertEqual(levels, ["0.00", "0.25", "1.00", "0.25", "0.00", "0.25", "1.00"])
@@ -108,7 +109,7 @@ final class RadioControllerSweepTests: XCTestCase {
         XCTAssertNil(controller.status.title, "while turning the title of a station tuned ahead is not the radio's")
         player.adoptsPlay = true
         advance(400 * ms)
-        XCTAssertEqual(controller.status.state, "playing", "its sound did not stop: no 'connecting' after the rest")
+        XCTAssertEqual(controller.status.state, .playing, "its sound did not stop: no 'connecting' after the rest")
         XCTAssertEqual(controller.status.title, "Jazz song")
     }
 
@@ -146,7 +147,7 @@ final class RadioControllerSweepTests: XCTestCase {
 
     func testSweepingAwayFromTheStationPlayingAndBackNeitherCountsAgainNorLeavesAnotherPlaying() throws {
         start()
-        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        _ = controller.perform(.tune("94.1"))
         player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
         XCTAssertEqual(reports, [jazz.stationuuid])
         for delta in [1, 1, 1, -1, -1, -1] {  // to 94.4 (Talk tuned ahead at 94.3) and back to 94.1
@@ -163,9 +164,9 @@ final class RadioControllerSweepTests: XCTestCase {
 
     func testWhilePausedTurningOnlyMovesTheNeedle() {
         start()
-        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        _ = controller.perform(.tune("94.1"))
         player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
-        _ = controller.perform(ControlRequest(command: "pause"))
+        _ = controller.perform(.pause)
         turn(4)
         advance(300 * ms)
         XCTAssertEqual(tunes.filter { $0.hasPrefix("prepare") }, [])
@@ -177,7 +178,7 @@ final class RadioControllerSweepTests: XCTestCase {
         turn(66)
         advance(200 * ms)
         XCTAssertEqual(levels.last, "1.00")
-        _ = controller.perform(ControlRequest(command: "tune", value: "Radio Bob 101.5"))
+        _ = controller.perform(.tune("Radio Bob 101.5"))
         XCTAssertEqual(levels.last, "end")
         XCTAssertEqual(player.played, [bob.stationuuid])
         XCTAssertEqual(reports, [bob.stationuuid], "Jazz was only tuned ahead")

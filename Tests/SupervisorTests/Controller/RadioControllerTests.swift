@@ -3,6 +3,7 @@ import Display
 import Hardware
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -79,7 +80,7 @@ final class RadioControllerTests: XCTestCase {
     func testTurningShowsTheNeedleAndSnapsToTheClosestStationAfterTheRest() {
         controller.start(resume: false)
         turn(65)  // 87.5 + 6.5 = 94.0
-        XCTAssertEqual(controller.status.state, "tuning")
+        XCTAssertEqual(controller.status.state, .tuning)
         XCTAssertEqual(controller.status.needleMHz, 94.0)
         XCTAssertEqual(lastScreen?.phase, .tuning)
         XCTAssertEqual(lastScreen?.frequency, 94.0)
@@ -90,7 +91,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.played, [jazz.stationuuid])
         XCTAssertEqual(controller.status.needleMHz, 94.1)
         XCTAssertEqual(controller.status.station?.frequencyMHz, 94.1)
-        XCTAssertEqual(controller.status.state, "connecting")
+        XCTAssertEqual(controller.status.state, .connecting)
         XCTAssertEqual(try database.playHistory().first?.stationuuid, jazz.stationuuid)
     }
 
@@ -129,30 +130,30 @@ final class RadioControllerTests: XCTestCase {
 
     func testBackAndForwardWalkTheHistory() {
         controller.start(resume: false)
-        XCTAssertFalse(controller.perform(ControlRequest(command: "tune", value: "101.5")).ok == false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
-        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
+        XCTAssertFalse(controller.perform(.tune("101.5")).ok == false)
+        _ = controller.perform(.tune("94.1"))
+        _ = controller.perform(.tune("Talk 94.5"))
         press("back")
         press("back")
         XCTAssertEqual(player.played.suffix(2), [jazz.stationuuid, bob.stationuuid])
         XCTAssertEqual(controller.status.needleMHz, 101.5, "the needle follows")
         press("forward")
         XCTAssertEqual(player.played.last, jazz.stationuuid)
-        _ = controller.perform(ControlRequest(command: "tune", value: bob.stationuuid))
-        let refused = controller.perform(ControlRequest(command: "forward"))
+        _ = controller.perform(.tune(bob.stationuuid))
+        let refused = controller.perform(.forward)
         XCTAssertFalse(refused.ok, "tuning elsewhere dropped the forward list")
         XCTAssertEqual(refused.error, "nothing to go forward to")
     }
 
     func testFavoriteTogglesAndALongPressSwitchesToTheFavoritesBand() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         press("favorite")
         XCTAssertTrue(controller.status.favorite)
         XCTAssertEqual(try database.favorites().map(\.stationuuid), [bob.stationuuid])
         XCTAssertEqual(lastScreen?.isFavorite, true)
         press("favorite", .long)
-        XCTAssertEqual(controller.status.band, "favorites")
+        XCTAssertEqual(controller.status.band, .favorites)
         XCTAssertEqual(lastScreen?.band, .favorites)
         // On the favorites band the knob only finds favorites: Bob, wherever the needle goes.
         turn(-100)
@@ -163,7 +164,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertFalse(controller.status.favorite)
         XCTAssertEqual(try database.favorites().count, 0)
         press("favorite", .long)
-        XCTAssertEqual(controller.status.band, "nearby")
+        XCTAssertEqual(controller.status.band, .nearby)
     }
 
     func testPauseResumeVolumeAndMute() throws {
@@ -172,10 +173,10 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.played.count, 1)
         player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
         press("pause")
-        XCTAssertEqual(controller.status.state, "paused")
+        XCTAssertEqual(controller.status.state, .paused)
         press("play")
         XCTAssertEqual(player.calls.suffix(2), ["pause", "resume"])
-        XCTAssertEqual(controller.perform(ControlRequest(command: "volume", value: "40")).status?.volume, 40)
+        XCTAssertEqual(controller.perform(.volume(40)).status?.volume, 40)
         XCTAssertEqual(player.volume, 0.4, accuracy: 1e-9)
         XCTAssertEqual(lastScreen?.volume, 40, "the volume overlay shows")
         advance(3 * second)
@@ -189,8 +190,6 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.volume, 0.4, accuracy: 1e-9)
         XCTAssertEqual(lastScreen?.muted, false)
         XCTAssertEqual(lastScreen?.volume, 40)
-        let bad = controller.perform(ControlRequest(command: "volume", value: "loud"))
-        XCTAssertEqual(bad.error, "volume must be a whole number from 0 to 100, not 'loud'")
         XCTAssertEqual(try database.applianceState().volume, 40)
     }
 
@@ -203,7 +202,7 @@ final class RadioControllerTests: XCTestCase {
         let band = try database.nearbyBand(location: Coordinate(latitude: 52.52, longitude: 13.405), countryCode: "DE",
                                            settings: configuration.dial).band.entries.map(\.stationuuid)
         XCTAssertEqual(band.count, 3)
-        _ = controller.perform(ControlRequest(command: "tune", value: band[0]))
+        _ = controller.perform(.tune(band[0]))
         let intent = { (intent: RadioIntent) in
             self.controller.request(intent)
             self.controller.tick(at: self.lock.withLock { self.clock })
@@ -216,7 +215,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(player.played.last, band[2], "and below the bottom the top")
         XCTAssertEqual(controller.status.station?.stationuuid, band[2])
 
-        _ = controller.perform(ControlRequest(command: "volume", value: "97"))
+        _ = controller.perform(.volume(97))
         intent(.changeVolume(byPercent: 2))
         intent(.changeVolume(byPercent: 2))
         XCTAssertEqual(controller.status.volume, 100, "bounded above")
@@ -229,7 +228,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(lastScreen?.volume, 96, "the volume overlay shows")
 
         press("favorite")  // band[2], then band[0]
-        _ = controller.perform(ControlRequest(command: "tune", value: band[0]))
+        _ = controller.perform(.tune(band[0]))
         press("favorite")
         intent(.favorite(number: 1))
         XCTAssertEqual(player.played.last, band[2], "favorite 1 is the first in fav list")
@@ -242,7 +241,7 @@ final class RadioControllerTests: XCTestCase {
 
         player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
         intent(.playPause)
-        XCTAssertEqual(controller.status.state, "paused")
+        XCTAssertEqual(controller.status.state, .paused)
         intent(.playPause)
         XCTAssertEqual(player.calls.suffix(2), ["pause", "resume"])
     }
@@ -251,7 +250,7 @@ final class RadioControllerTests: XCTestCase {
     func testDialListingShowsTheBandAndTheFavoritesInTheirOrder() {
         controller.start(resume: false)
         var listing = controller.dialListing()
-        XCTAssertEqual(listing.band, "nearby")
+        XCTAssertEqual(listing.band, .nearby)
         XCTAssertEqual(listing.startMHz, 87.5)
         XCTAssertEqual(listing.endMHz, 108.0)
         XCTAssertEqual(listing.dial.map(\.name).sorted(), ["Jazz 94.1", "Radio Bob 101.5", "Talk 94.5"])
@@ -261,9 +260,9 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(listing.dial.first { $0.name == "Jazz 94.1" }?.frequencyMHz, 94.1)
         XCTAssertEqual(listing.favorites, [])
 
-        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
+        _ = controller.perform(.tune("Talk 94.5"))
         press("favorite")
-        _ = controller.perform(ControlRequest(command: "tune", value: "Jazz 94.1"))
+        _ = controller.perform(.tune("Jazz 94.1"))
         press("favorite")
         listing = controller.dialListing()
         XCTAssertEqual(listing.favorites.map(\.name), ["Talk 94.5", "Jazz 94.1"])
@@ -274,8 +273,8 @@ final class RadioControllerTests: XCTestCase {
 
     func testResumesTheLastStationAndVolumeOnStart() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "Talk 94.5"))
-        _ = controller.perform(ControlRequest(command: "volume", value: "25"))
+        _ = controller.perform(.tune("Talk 94.5"))
+        _ = controller.perform(.volume(25))
         controller.shutdown()
         XCTAssertEqual(player.calls.last, "stop")
 
@@ -295,7 +294,7 @@ final class RadioControllerTests: XCTestCase {
 
     func testConnectingDetailAndFailureDetailReachStatusAndDisplayOnlyWhileTheyApply() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         let station = player.status.station
         let busy = PlaybackFailure(.stationOffline, detail: "HTTP 503 Service Unavailable", httpStatus: 503)
         player.report(PlayerStatus(state: .connecting, station: station, title: nil, streamName: nil,
@@ -330,7 +329,7 @@ final class RadioControllerTests: XCTestCase {
 
     func testFailuresAndTitlesReachTheDisplayAndTheHistory() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         let station = player.status.station
         player.hear("Artist – Song")
         controller.tick(at: clock)
@@ -354,7 +353,7 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(lastScreen?.phase, .failed(.noNetwork))
         XCTAssertEqual(controller.status.error, "No network")
         // A late report about a station switched away from changes nothing.
-        _ = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        _ = controller.perform(.tune("94.1"))
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "old"), willRetry: false),
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
@@ -365,11 +364,11 @@ final class RadioControllerTests: XCTestCase {
     /// (before the player says anything of the new station) and the LCD show neither for the next one.
     func testTheTitleAndTheFailureOfTheStationTunedAwayFromAreNotShownForTheNext() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         player.hear("Artist – Song")
         controller.tick(at: clock)
         XCTAssertEqual(controller.status.title, "Artist – Song")
-        var reply = controller.perform(ControlRequest(command: "tune", value: "94.1"))
+        var reply = controller.perform(.tune("94.1"))
         XCTAssertEqual(reply.status?.station?.stationuuid, jazz.stationuuid)
         XCTAssertNil(reply.status?.title)
         XCTAssertNotEqual(lock.withLock { screens.first(where: { $0.stationName == jazz.name })?.nowPlaying }, "Artist – Song")
@@ -378,9 +377,9 @@ final class RadioControllerTests: XCTestCase {
                                    station: player.status.station, title: nil, streamName: nil))
         controller.tick(at: clock)
         XCTAssertEqual(controller.status.error, "Station offline")
-        reply = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        reply = controller.perform(.tune("101.5"))
         XCTAssertNil(reply.status?.error)
-        XCTAssertEqual(reply.status?.state, "connecting")
+        XCTAssertEqual(reply.status?.state, .connecting)
     }
 
     func testALostAudioDeviceAndDevicesOfflineAreShownInTheirOwnWords() throws {
@@ -393,7 +392,7 @@ final class RadioControllerTests: XCTestCase {
         controller.tick(at: clock)
         XCTAssertEqual(controller.status.error, "Knob offline", "sync progress is no error")
 
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         let station = player.status.station
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.outputFailed, detail: "snd_pcm_writei: No such device"),
                                                   willRetry: true), station: station, title: nil, streamName: nil))
@@ -407,22 +406,21 @@ final class RadioControllerTests: XCTestCase {
         XCTAssertEqual(lastScreen?.phase, .playing)
     }
 
-    func testBadControlRequestsAreRefusedInWords() {
+    /// What the radio's state refuses (the wire's own refusals: ControlCommandWireTests).
+    func testCommandsTheRadioCannotCarryOutAreRefusedInWords() {
         controller.start(resume: false)
-        XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "120")).error,
+        XCTAssertEqual(controller.perform(.tune("120")).error,
                        "120 MHz is outside the band (87.5–108.0 MHz)")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "tune", value: "Nowhere FM")).error, "no station matches 'Nowhere FM'")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "tune")).error, "tune needs a frequency in MHz, a station or a stream URL")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_turn", steps: 0)).ok, false)
-        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_press", value: "eject")).ok, false)
-        XCTAssertEqual(controller.perform(ControlRequest(command: "favorite")).error, "no station is tuned")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "dance")).error, "unknown command 'dance'")
+        XCTAssertEqual(controller.perform(.tune("Nowhere FM")).error, "no station matches 'Nowhere FM'")
+        XCTAssertEqual(controller.perform(.favorite).error, "no station is tuned")
+        XCTAssertEqual(controller.perform(.simIR(key: "KEY_NOSUCH", repeats: 0)).error,
+                       "sim_ir needs a key the kernel knows, e.g. KEY_VOLUMEUP or KEY_1")
         XCTAssertEqual(player.played, [])
     }
 
     func testStatusIsPublishedToSubscribersOnChange() {
         controller.start(resume: false)
-        let seen = Box<[String]>([])
+        let seen = Box<[RadioStatus.State]>([])
         let end = controller.subscribe { status in
             seen.update { $0.append(status.state) }
             return true
@@ -430,24 +428,24 @@ final class RadioControllerTests: XCTestCase {
         turn(65)
         advance(second)
         end()
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         controller.tick(at: clock)
-        XCTAssertEqual(seen.value.first, "idle")
-        XCTAssertTrue(seen.value.contains("tuning"))
-        XCTAssertEqual(seen.value.last, "connecting")
-        XCTAssertEqual(seen.value.filter { $0 == "connecting" }.count, 1, "an ended subscription hears nothing more")
+        XCTAssertEqual(seen.value.first, .idle)
+        XCTAssertTrue(seen.value.contains(.tuning))
+        XCTAssertEqual(seen.value.last, .connecting)
+        XCTAssertEqual(seen.value.filter { $0 == .connecting }.count, 1, "an ended subscription hears nothing more")
     }
 
     func testASubscriptionEndsWhenItsSubscriberSaysSo() {
         controller.start(resume: false)
-        let seen = Box<[String]>([])
+        let seen = Box<[RadioStatus.State]>([])
         _ = controller.subscribe { status in
             seen.update { $0.append(status.state) }
             return seen.value.count < 2
         }
         turn(65)
         advance(second)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         XCTAssertEqual(seen.value.count, 2, "nothing after the subscriber refused a status")
     }
 
@@ -455,7 +453,7 @@ final class RadioControllerTests: XCTestCase {
     /// song a station every 10 s: the title standing when its 10 s are up, so a song that stays is kept.
     func testAStationRetitlingEverySecondRecordsAtMostOneSongEveryTenSeconds() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for n in 0..<60 {
             player.hear("Title \(n)", at: start.timeIntervalSince1970 + Double(n))
@@ -478,7 +476,7 @@ final class RadioControllerTests: XCTestCase {
     /// later ones with the next write a minute on, and what is still pending when the radio stops.
     func testSongHistoryIsWrittenAtMostOnceAMinuteAndAllOfItAtShutdown() throws {
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "tune", value: "101.5"))
+        _ = controller.perform(.tune("101.5"))
         func titles() throws -> [String] { try database.songHistory().map(\.title) }
         player.hear("First")
         advance(second)

@@ -3,6 +3,7 @@ import CurlSupport
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -56,14 +57,14 @@ final class RadioControllerTypedURLTests: XCTestCase {
     private var reported: [String] { lock.withLock { clicks } }
 
     @discardableResult
-    private func perform(_ command: String, _ value: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> ControlResponse {
-        let response = controller.perform(ControlRequest(command: command, value: value))
-        XCTAssertTrue(response.ok, "\(command) \(value ?? ""): \(response.error ?? "")", file: file, line: line)
+    private func perform(_ command: ControlCommand, file: StaticString = #filePath, line: UInt = #line) -> ControlResponse {
+        let response = controller.perform(command)
+        XCTAssertTrue(response.ok, "\(command): \(response.error ?? "")", file: file, line: line)
         return response
     }
 
     func testATypedURLIsAStationOfItsOwnUnderTheUserTypedPolicy() throws {
-        let response = perform("tune", home)
+        let response = perform(.tune(home))
         let played = try XCTUnwrap(player.stations.last)
         XCTAssertEqual(played.url, home)
         XCTAssertEqual(played.id, FavoritesFile.syntheticUUID(for: home))
@@ -77,10 +78,10 @@ final class RadioControllerTypedURLTests: XCTestCase {
     /// The catalog's URL (or resolved URL) typed is that catalog station, with the catalog's policy: a
     /// catalog record cannot be made a LAN station by typing its URL.
     func testTheURLOfACatalogStationIsThatStation() throws {
-        perform("tune", bob.url)
+        perform(.tune(bob.url))
         XCTAssertEqual(player.stations.last?.id, bob.stationuuid)
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)
-        perform("tune", relayed.urlResolved)
+        perform(.tune(relayed.urlResolved))
         XCTAssertEqual(player.stations.last?.id, relayed.stationuuid)
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)
         // The station's own URL plays, its playlist resolved now, not the checker's stale resolution.
@@ -90,19 +91,19 @@ final class RadioControllerTypedURLTests: XCTestCase {
     /// Only catalog stations are reported as clicks: neither a typed URL nor an imported playlist entry
     /// (whose made-up id looks like a UUID) ever reaches Radio Browser.
     func testOnlyCatalogStationsAreReportedAsClicks() throws {
-        perform("tune", home)
+        perform(.tune(home))
         XCTAssertEqual(try database.importFavorites([.stream(url: "http://192.168.1.21/radio", name: "Attic")]), 1)
         controller.reload()
-        perform("band")
-        perform("tune", "100.0")
+        perform(.band)
+        perform(.tune("100.0"))
         XCTAssertEqual(player.stations.last?.url, "http://192.168.1.21/radio")
         XCTAssertEqual(reported, [])
-        perform("tune", bob.stationuuid)
+        perform(.tune(bob.stationuuid))
         XCTAssertEqual(reported, [bob.stationuuid])
     }
 
     func testWhatIsNoHTTPURLIsRefusedWithTheReasonAndChangesNothing() throws {
-        perform("tune", bob.stationuuid)
+        perform(.tune(bob.stationuuid))
         let refusals = [
             ("ftp://example.com/live", "only http and https streams can be tuned, not ftp"),
             ("file:///etc/passwd", "only http and https streams can be tuned, not file"),
@@ -114,7 +115,7 @@ final class RadioControllerTypedURLTests: XCTestCase {
             ("http://example.com/" + String(repeating: "a", count: 8192), "the URL is longer than 8192 bytes"),
         ]
         for (value, reason) in refusals {
-            let response = controller.perform(ControlRequest(command: "tune", value: value))
+            let response = controller.perform(.tune(value))
             XCTAssertFalse(response.ok, value)
             XCTAssertEqual(response.error, reason, value)
         }
@@ -123,12 +124,12 @@ final class RadioControllerTypedURLTests: XCTestCase {
     }
 
     func testATypedURLGoesBackAndForward() throws {
-        perform("tune", home)
-        perform("tune", bob.stationuuid)
-        perform("back")
+        perform(.tune(home))
+        perform(.tune(bob.stationuuid))
+        perform(.back)
         XCTAssertEqual(player.stations.last?.url, home)
         XCTAssertEqual(player.stations.last?.addressPolicy, .userTyped)
-        perform("forward")
+        perform(.forward)
         XCTAssertEqual(player.stations.last?.id, bob.stationuuid)
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)
     }
@@ -136,8 +137,8 @@ final class RadioControllerTypedURLTests: XCTestCase {
     /// `favorite` on a typed URL makes it a typed favorite: after a restart it is resumed, and tuned from
     /// the favorites band, under the user-typed policy.
     func testAFavoriteTypedURLStaysTheUsersAfterARestart() throws {
-        perform("tune", home)
-        XCTAssertEqual(perform("favorite").status?.favorite, true)
+        perform(.tune(home))
+        XCTAssertEqual(perform(.favorite).status?.favorite, true)
         let uuid = FavoritesFile.syntheticUUID(for: home)
         XCTAssertEqual(try database.typedFavoriteIDs(), [uuid])
         XCTAssertEqual(try database.favorites().first?.snapshot.url, home)
@@ -146,9 +147,9 @@ final class RadioControllerTypedURLTests: XCTestCase {
         XCTAssertEqual(player.stations.last?.url, home)
         XCTAssertEqual(player.stations.last?.addressPolicy, .userTyped)
         XCTAssertEqual(controller.status.favorite, true)
-        perform("tune", bob.stationuuid)
-        perform("band")
-        perform("tune", "100.0")
+        perform(.tune(bob.stationuuid))
+        perform(.band)
+        perform(.tune("100.0"))
         XCTAssertEqual(player.stations.last?.url, home)
         XCTAssertEqual(player.stations.last?.addressPolicy, .userTyped)
         XCTAssertEqual(reported, [bob.stationuuid])
@@ -158,7 +159,7 @@ final class RadioControllerTypedURLTests: XCTestCase {
     func testTypingATypedFavoritesURLIsThatFavorite() throws {
         XCTAssertEqual(try database.importFavorites([.stream(url: home, name: "Attic")]), 1)
         controller.reload()
-        let response = perform("tune", home)
+        let response = perform(.tune(home))
         XCTAssertEqual(response.status?.station?.name, "Attic")
         XCTAssertEqual(response.status?.favorite, true)
         XCTAssertEqual(player.stations.last?.addressPolicy, .userTyped)
@@ -166,12 +167,12 @@ final class RadioControllerTypedURLTests: XCTestCase {
 
     /// A typed URL that is no favorite is tuned again after a restart too (the appliance state keeps its URL).
     func testATypedURLIsResumedAfterARestart() throws {
-        perform("tune", home)
+        perform(.tune(home))
         restart(resume: true)
         XCTAssertEqual(player.stations.last?.url, home)
         XCTAssertEqual(player.stations.last?.addressPolicy, .userTyped)
         XCTAssertEqual(controller.status.station?.name, "192.168.1.20:8000/live.mp3")
-        perform("tune", bob.stationuuid)
+        perform(.tune(bob.stationuuid))
         restart(resume: true)
         XCTAssertEqual(player.stations.last?.id, bob.stationuuid, "a catalog station tuned since is what is resumed")
         XCTAssertEqual(player.stations.last?.addressPolicy, .catalog)

@@ -3,6 +3,7 @@ import Display
 import Hardware
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -37,7 +38,7 @@ final class RadioControllerVolumeKnobTests: XCTestCase {
             monotonic: { [weak self] in self?.lock.withLock { self?.clock } ?? 0 }, logger: Logger(label: "test"))
         controller.onTickPace = { [weak self] fast in self?.lock.withLock { self?.paces.append(fast) } }
         controller.start(resume: false)
-        _ = controller.perform(ControlRequest(command: "volume", value: "50"))
+        _ = controller.perform(.volume(50))
     }
 
     private func send(_ kind: InputEvent.Kind) {
@@ -82,27 +83,13 @@ final class RadioControllerVolumeKnobTests: XCTestCase {
 
     func testSimTurnOfTheVolumeKnobTurnsByTheConfiguredStep() {
         let needle = controller.status.needleMHz
-        let up = controller.perform(ControlRequest(command: "sim_turn", steps: 3, knob: "volume"))
+        let up = controller.perform(.simTurn(steps: 3, knob: .volume))
         XCTAssertEqual(up.status?.volume, 65, "3 detents of 5")
-        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_turn", steps: -20, knob: "volume")).status?.volume, 0)
+        XCTAssertEqual(controller.perform(.simTurn(steps: -20, knob: .volume)).status?.volume, 0)
         XCTAssertEqual(controller.status.needleMHz, needle)
-        XCTAssertEqual(controller.perform(ControlRequest(command: "sim_press", value: "volume_push")).status?.muted, true)
-        let bad = controller.perform(ControlRequest(command: "sim_turn", steps: 1, knob: "bass"))
-        XCTAssertEqual(bad.error, "sim_turn knob must be tuning or volume, not 'bass'")
-        let tuning = controller.perform(ControlRequest(command: "sim_turn", steps: 1, knob: "tuning"))
+        XCTAssertEqual(controller.perform(.simPress(.volumePush, long: false)).status?.muted, true)
+        let tuning = controller.perform(.simTurn(steps: 1, knob: .tuning))
         XCTAssertNotEqual(tuning.status?.needleMHz, needle, "the tuning knob turns the needle")
         XCTAssertEqual(tuning.status?.volume, 0)
-    }
-
-    /// The request's new field is optional: old clients' requests read as before, and a request without
-    /// it is written without it.
-    func testTheKnobFieldKeepsTheWireFormatCompatible() throws {
-        let old = try JSONDecoder().decode(ControlRequest.self, from: Data(#"{"command":"sim_turn","steps":-3}"#.utf8))
-        XCTAssertEqual(old, ControlRequest(command: "sim_turn", steps: -3))
-        XCTAssertNil(old.knob)
-        let written = String(decoding: try JSONEncoder().encode(ControlRequest(command: "sim_turn", steps: 2)), as: UTF8.self)
-        XCTAssertFalse(written.contains("knob"), written)
-        let volume = try JSONDecoder().decode(ControlRequest.self, from: Data(#"{"command":"sim_turn","steps":2,"knob":"volume"}"#.utf8))
-        XCTAssertEqual(volume.knob, "volume")
     }
 }

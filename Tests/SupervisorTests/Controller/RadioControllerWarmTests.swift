@@ -1,6 +1,7 @@
 import Audio
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -39,7 +40,7 @@ final class RadioControllerWarmTests: XCTestCase {
     }
 
     private func tune(_ frequency: String) {
-        XCTAssertTrue(controller.perform(ControlRequest(command: "tune", value: frequency)).ok)
+        XCTAssertTrue(controller.perform(.tune(frequency)).ok)
     }
 
     func testTheNeighboursEachSideAreWarmedAndNeitherRecordedNorReported() throws {
@@ -73,9 +74,9 @@ final class RadioControllerWarmTests: XCTestCase {
     func testTheBandShownDecides() throws {
         try start()
         tune("94.1")
-        XCTAssertTrue(controller.perform(ControlRequest(command: "band")).ok)
+        XCTAssertTrue(controller.perform(.band).ok)
         XCTAssertEqual(player.warmed.last, [], "the playing station is not on the favorites band")
-        XCTAssertTrue(controller.perform(ControlRequest(command: "band")).ok)
+        XCTAssertTrue(controller.perform(.band).ok)
         XCTAssertEqual(player.warmed.last, [id(3), id(1)])
     }
 }

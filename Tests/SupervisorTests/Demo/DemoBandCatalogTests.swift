@@ -76,8 +76,8 @@ final class DemoBandCatalogTests: XCTestCase {
     }
 
     func testTheDemoDatabaseSitsBesideTheConfiguredOne() {
-        XCTAssertEqual(DemoBand.databasePath(beside: "/var/lib/wavedial/wavedial.sqlite"), "/var/lib/wavedial/wavedial-demo.sqlite")
-        XCTAssertEqual(DemoBand.databasePath(beside: "/data/radio"), "/data/radio-demo")
+        XCTAssertEqual(WavedialDatabase.demoPath(beside: "/var/lib/wavedial/wavedial.sqlite"), "/var/lib/wavedial/wavedial-demo.sqlite")
+        XCTAssertEqual(WavedialDatabase.demoPath(beside: "/data/radio"), "/data/radio-demo")
         XCTAssertEqual(DemoMedia.defaultDirectory(environment: ["XDG_CACHE_HOME": "/home/a/.cache"], databasePath: "/x/w.sqlite"),
                        "/home/a/.cache/wavedial/demo-\(DemoMedia.version)")
         XCTAssertEqual(DemoMedia.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative"], databasePath: "/x/w.sqlite"),

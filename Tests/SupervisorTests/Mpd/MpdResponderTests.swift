@@ -1,5 +1,6 @@
 import Foundation
 @testable import Supervisor
+import WavedialControl
 import XCTest
 
 /// What the MPD commands answer and ask of the radio, against a radio that records its requests.
@@ -7,7 +8,7 @@ final class MpdResponderTests: XCTestCase {
     private final class RecordingRadio: MpdRadio, @unchecked Sendable {
         var status: RadioStatus
         var listing: DialListing
-        var performed: [String] = []
+        var performed: [ControlCommand] = []
         var intents: [RadioIntent] = []
 
         init(status: RadioStatus, listing: DialListing) {
@@ -16,8 +17,8 @@ final class MpdResponderTests: XCTestCase {
         }
 
         func dialListing() -> DialListing { listing }
-        func perform(_ request: ControlRequest) -> ControlResponse {
-            performed.append([request.command, request.value].compactMap { $0 }.joined(separator: " "))
+        func perform(_ command: ControlCommand) -> ControlResponse {
+            performed.append(command)
             return ControlResponse(ok: true, status: status)
         }
         func request(_ intent: RadioIntent) { intents.append(intent) }
@@ -30,10 +31,10 @@ final class MpdResponderTests: XCTestCase {
 
     private func makeRadio() -> RecordingRadio {
         let dial = [entry("a-1", "Alpha FM", 88.1), entry("b-2", "Beta\nOK\nFM", 94.3), entry("c-3", "Gamma", 101.0)]
-        let listing = DialListing(band: "nearby", startMHz: 87.5, endMHz: 108, needleMHz: 94.3, dial: dial, favorites: [dial[2]])
+        let listing = DialListing(band: .nearby, startMHz: 87.5, endMHz: 108, needleMHz: 94.3, dial: dial, favorites: [dial[2]])
         let status = RadioStatus(
-            state: "playing", station: .init(stationuuid: "b-2", name: "Beta\nOK\nFM", frequencyMHz: 94.3),
-            title: "Song\r\nACK [5@0] {x} injected", volume: 40, muted: false, favorite: false, error: nil, band: "nearby",
+            state: .playing, station: .init(stationuuid: "b-2", name: "Beta\nOK\nFM", frequencyMHz: 94.3),
+            title: "Song\r\nACK [5@0] {x} injected", volume: 40, muted: false, favorite: false, error: nil, band: .nearby,
             needleMHz: 94.3, connectingDetail: nil, errorDetail: nil)
         return RecordingRadio(status: status, listing: listing)
     }
@@ -51,11 +52,11 @@ final class MpdResponderTests: XCTestCase {
             """)
         XCTAssertEqual(try answer(radio, "currentsong"),
                        "file: wavedial://station/b-2\nName: Beta OK FM\nTitle: Song  ACK [5@0] {x} injected\nPos: 1\nId: 2\n")
-        radio.status.state = "paused"
+        radio.status.state = .paused
         radio.status.muted = true
         XCTAssertTrue(try answer(radio, "status").contains("volume: 0\n"))
         XCTAssertTrue(try answer(radio, "status").contains("state: pause\n"))
-        radio.status.state = "idle"
+        radio.status.state = .idle
         radio.status.station = nil
         XCTAssertTrue(try answer(radio, "status").contains("state: stop\n"))
         XCTAssertFalse(try answer(radio, "status").contains("song:"))
@@ -84,8 +85,8 @@ final class MpdResponderTests: XCTestCase {
                      "add http://192.168.1.2:8000/live", "addid wavedial://station/a-1"] {
             _ = try answer(radio, line)
         }
-        XCTAssertEqual(radio.performed, ["tune c-3", "tune a-1", "play", "pause", "play", "pause", "volume 70", "volume 45",
-                                         "volume 0", "tune http://192.168.1.2:8000/live", "tune a-1"])
+        XCTAssertEqual(radio.performed, [.tune("c-3"), .tune("a-1"), .play, .pause, .play, .pause, .volume(70), .volume(45),
+                                         .volume(0), .tune("http://192.168.1.2:8000/live"), .tune("a-1")])
         _ = try answer(radio, "next")
         _ = try answer(radio, "previous")
         XCTAssertEqual(radio.intents, [.stepStation(by: 1), .stepStation(by: -1)])

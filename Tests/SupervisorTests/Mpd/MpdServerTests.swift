@@ -1,6 +1,7 @@
 import Foundation
 @testable import Supervisor
 import WavedialConfig
+import WavedialControl
 import XCTest
 
 /// The MPD server's connections over real loopback sockets: a silent client is closed after the idle
@@ -17,8 +18,8 @@ final class MpdServerTests: XCTestCase {
         }
 
         var status: RadioStatus { lock.withLock { current } }
-        func dialListing() -> DialListing { DialListing(band: "nearby", startMHz: 87.5, endMHz: 108, needleMHz: 94.1, dial: [], favorites: []) }
-        func perform(_ request: ControlRequest) -> ControlResponse { ControlResponse(ok: true, status: status) }
+        func dialListing() -> DialListing { DialListing(band: .nearby, startMHz: 87.5, endMHz: 108, needleMHz: 94.1, dial: [], favorites: []) }
+        func perform(_ command: ControlCommand) -> ControlResponse { ControlResponse(ok: true, status: status) }
         func request(_ intent: RadioIntent) {}
 
         func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void {

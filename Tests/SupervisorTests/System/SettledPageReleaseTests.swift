@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 import WavedialTestSupport
 import XCTest
@@ -30,7 +31,7 @@ final class SettledPageReleaseTests: XCTestCase {
         release.start(following: controller)
         defer { release.stop() }
         func play(_ station: Station) {
-            _ = controller.perform(ControlRequest(command: "tune", value: station.name))
+            _ = controller.perform(.tune(station.name))
             player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))
         }
 
@@ -42,7 +43,7 @@ final class SettledPageReleaseTests: XCTestCase {
 
         // A station left before it played the while: nothing for it.
         play(talk)
-        _ = controller.perform(ControlRequest(command: "pause"))
+        _ = controller.perform(.pause)
         player.report(PlayerStatus(state: .paused, station: player.status.station, title: nil, streamName: nil))
         Thread.sleep(forTimeInterval: 2.5)
         XCTAssertEqual(releases.value, 1, "Talk was paused before it had played 2 s")

@@ -1,4 +1,5 @@
 import Foundation
+import WavedialControl
 import WavedialCore
 import XCTest
 
@@ -9,7 +10,7 @@ import XCTest
 /// its status, and hostile names reach the page only escaped.
 final class WebRoutesTests: XCTestCase {
     private static let hostileName = #"<script>alert("x")</script> & 'Ünïcödé'"#
-    private let performed = Box<[ControlRequest]>([])
+    private let performed = Box<[ControlCommand]>([])
     private var clock = Box<Double>(1000)
 
     private func status() -> RadioStatus {
@@ -29,16 +30,15 @@ final class WebRoutesTests: XCTestCase {
         let performed = performed
         let status = status()
         let listing = DialListing(
-            band: "nearby", startMHz: 87.5, endMHz: 108, needleMHz: 94.1,
+            band: .nearby, startMHz: 87.5, endMHz: 108, needleMHz: 94.1,
             dial: [DialListing.Entry(stationuuid: "u-1", name: Self.hostileName, frequencyMHz: 94.1, favoriteNumber: 1)],
             favorites: [DialListing.Entry(stationuuid: "u-1", name: Self.hostileName, frequencyMHz: 94.1, favoriteNumber: 1)])
         let backend = WebBackend(
-            perform: { request in
-                performed.update { $0.append(request) }
-                switch request.command {
-                case "lcd": return ControlResponse(ok: true, lines: ["94.1 <FM>", "Title"])
-                case "back": return .failure("nothing to go back to")
-                case "volume" where request.value == "400": return .failure("volume must be a whole number from 0 to 100, not '400'")
+            perform: { command in
+                performed.update { $0.append(command) }
+                switch command {
+                case .lcd: return ControlResponse(ok: true, lines: ["94.1 <FM>", "Title"])
+                case .back: return .failure("nothing to go back to")
                 default: return ControlResponse(ok: true, status: status)
                 }
             },
@@ -86,10 +86,10 @@ final class WebRoutesTests: XCTestCase {
         XCTAssertEqual(routes.respond(to: request("POST", "/api/alarms/disable", body: #"{"id":3}"#)).status, 200)
         XCTAssertEqual(routes.respond(to: request("POST", "/api/alarms/remove", body: #"{"id":"3"}"#)).status, 200)
         XCTAssertEqual(performed.value, [
-            ControlRequest(command: "play"), ControlRequest(command: "volume", value: "35"),
-            ControlRequest(command: "tune", value: "94.1"), ControlRequest(command: "sleep", value: "30m"),
-            ControlRequest(command: "alarm_add", alarm: AlarmRequest(time: "07:00", days: "mon-fri", stationuuid: "u-1")),
-            ControlRequest(command: "alarm_disable", value: "3"), ControlRequest(command: "alarm_remove", value: "3"),
+            .play, .volume(35),
+            .tune("94.1"), .sleep(seconds: 1800),
+            .alarmAdd(AlarmRequest(time: "07:00", days: "mon-fri", stationuuid: "u-1")),
+            .alarmDisable(id: 3), .alarmRemove(id: 3),
         ])
     }
 
@@ -122,7 +122,7 @@ final class WebRoutesTests: XCTestCase {
             XCTAssertNotNil(json(response)["error"] as? String)
         }
         XCTAssertEqual(routes.respond(to: request("PUT", "/api/play")).headers["Allow"], "POST")
-        XCTAssertFalse(performed.value.contains { $0.command == "play" || $0.command == "alarm_enable" }, "nothing refused reached the radio")
+        XCTAssertFalse(performed.value.contains { $0 == .play || $0.name == "alarm_enable" }, "nothing refused reached the radio")
     }
 
     func testThePasswordGuardsChangesNotReading() throws {
@@ -141,7 +141,7 @@ final class WebRoutesTests: XCTestCase {
         XCTAssertEqual(routes.respond(to: request("POST", "/api/pause", headers: [("cookie", "wavedial_session=" + String(repeating: "0", count: 64))])).status, 401)
         _ = routes.respond(to: request("POST", "/api/logout", headers: [("cookie", session)]))
         XCTAssertEqual(routes.respond(to: request("POST", "/api/pause", headers: [("cookie", session)])).status, 401)
-        XCTAssertEqual(performed.value.filter { $0.command == "play" || $0.command == "pause" }.count, 2)
+        XCTAssertEqual(performed.value.filter { $0 == .play || $0 == .pause }.count, 2)
     }
 
     func testWrongPasswordsAreLimited() {

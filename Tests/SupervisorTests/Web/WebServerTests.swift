@@ -1,6 +1,7 @@
 import CurlSupport
 import Foundation
 import Logging
+import WavedialControl
 import WavedialCore
 import XCTest
 
@@ -18,8 +19,8 @@ final class WebServerTests: XCTestCase {
 
     private func start(allow: [String] = ["127.0.0.0/8"], requestTimeout: Double = 10) throws -> Int {
         let backend = WebBackend(
-            perform: { request in request.command == "lcd" ? ControlResponse(ok: true, lines: ["LCD"]) : ControlResponse(ok: true) },
-            dialListing: { DialListing(band: "nearby", startMHz: 87.5, endMHz: 108, needleMHz: 90, dial: [], favorites: []) },
+            perform: { command in command == .lcd ? ControlResponse(ok: true, lines: ["LCD"]) : ControlResponse(ok: true) },
+            dialListing: { DialListing(band: .nearby, startMHz: 87.5, endMHz: 108, needleMHz: 90, dial: [], favorites: []) },
             search: { _ in [] })
         let server = WebServer(host: "127.0.0.1", port: 0,
                                routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: "")),

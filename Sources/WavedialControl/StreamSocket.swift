@@ -15,6 +15,11 @@ public final class StreamSocket {
         public let call: String
         public let code: Int32
         public var description: String { "\(call): \(String(cString: strerror(code)))" }
+
+        public init(call: String, code: Int32) {
+            self.call = call
+            self.code = code
+        }
         /// No socket file, or nobody listening on it.
         public var isNotListening: Bool { code == ENOENT || code == ECONNREFUSED }
     }
@@ -158,14 +163,14 @@ public final class StreamSocket {
                 return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { socketAddress in
                     var bits = socketAddress.pointee.sin_addr
                     guard inet_ntop(AF_INET, &bits, &text, socklen_t(text.count)) != nil,
-                          let address = IPAddress(String(cString: text)) else { return nil }
+                          let address = IPAddress(String(decoding: text.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)) else { return nil }
                     return (address, Int(UInt16(bigEndian: socketAddress.pointee.sin_port)))
                 }
             case AF_INET6:
                 return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { socketAddress in
                     var bits = socketAddress.pointee.sin6_addr
                     guard inet_ntop(AF_INET6, &bits, &text, socklen_t(text.count)) != nil,
-                          let address = IPAddress(String(cString: text)) else { return nil }
+                          let address = IPAddress(String(decoding: text.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)) else { return nil }
                     return (address, Int(UInt16(bigEndian: socketAddress.pointee.sin6_port)))
                 }
             default:
@@ -241,37 +246,5 @@ public final class StreamSocket {
         var buffer = [UInt8](repeating: 0, count: maximum)
         let count = Interruptible.retry { Glibc.read(descriptor, &buffer, maximum) }
         return count > 0 ? Array(buffer.prefix(count)) : []
-    }
-}
-
-/// Splits a byte stream into lines, refusing lines longer than a bound.
-public struct LineReader {
-    public let maximumLength: Int
-    private var pending: [UInt8] = []
-
-    public init(maximumLength: Int) { self.maximumLength = maximumLength }
-
-    public enum Line: Equatable {
-        case line(String)
-        case tooLong
-    }
-
-    /// Adds bytes; returns the complete lines they finish.
-    public mutating func feed(_ bytes: [UInt8]) -> [Line] {
-        var lines: [Line] = []
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if pending.count > maximumLength {
-                    lines.append(.tooLong)
-                } else {
-                    lines.append(.line(String(decoding: pending, as: UTF8.self)))
-                }
-                pending.removeAll(keepingCapacity: true)
-            } else if pending.count <= maximumLength {
-                pending.append(byte)
-            }
-        }
-        if pending.count > maximumLength { lines.append(.tooLong); pending.removeAll() }
-        return lines
     }
 }

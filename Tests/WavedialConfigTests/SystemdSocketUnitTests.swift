@@ -1,5 +1,4 @@
 import Foundation
-@testable import Supervisor
 import WavedialConfig
 import WavedialTestSupport
 import XCTest

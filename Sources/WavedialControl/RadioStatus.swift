@@ -1,4 +1,5 @@
 import Foundation
+import WavedialCore
 
 /// What `wavedial status` reports: the radio's state in one value (JSON field names are
 /// the CLI's interface).
@@ -9,14 +10,29 @@ public struct RadioStatus: Codable, Sendable, Equatable {
         /// Nil when the station is not on the band shown.
         public var frequencyMHz: Double?
 
+        public init(stationuuid: String, name: String, frequencyMHz: Double?) {
+            self.stationuuid = stationuuid
+            self.name = name
+            self.frequencyMHz = frequencyMHz
+        }
+
         enum CodingKeys: String, CodingKey {
             case stationuuid, name
             case frequencyMHz = "frequency_mhz"
         }
     }
 
-    /// idle, connecting, buffering, playing, paused, failed (or tuning while the knob turns).
-    public var state: String
+    /// What the radio is doing; on the wire its raw value.
+    public enum State: String, Codable, Sendable, CaseIterable {
+        case idle, connecting, buffering, playing, paused, failed
+        /// The knob turns: the needle moves over the band.
+        case tuning
+
+        /// Whether a station is on its way to the speaker or in it (not paused, not failed for good).
+        public var isActive: Bool { self == .connecting || self == .buffering || self == .playing }
+    }
+
+    public var state: State
     public var station: StationInfo?
     public var title: String?
     /// 0–100.
@@ -25,8 +41,8 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     public var favorite: Bool
     /// Why playback failed, in the LCD's words; nil unless failed.
     public var error: String?
-    /// `nearby` or `favorites`.
-    public var band: String
+    /// The band the knob moves over.
+    public var band: DialBandKind
     public var needleMHz: Double
     /// While `connecting`: what is happening ("Resolving host…", "Connecting…", "Waiting for audio…",
     /// "Retrying (HTTP 503)…"), the LCD's words under "Connecting"; absent otherwise.
@@ -40,6 +56,21 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     public var nextAlarm = NullWhenAbsent<String>(nil)
     /// The alarm's own tone sounds (its station could not be played); absent otherwise.
     public var alarmTone: Bool?
+
+    public init(state: State, station: StationInfo?, title: String?, volume: Int, muted: Bool, favorite: Bool,
+                error: String?, band: DialBandKind, needleMHz: Double, connectingDetail: String?, errorDetail: String?) {
+        self.state = state
+        self.station = station
+        self.title = title
+        self.volume = volume
+        self.muted = muted
+        self.favorite = favorite
+        self.error = error
+        self.band = band
+        self.needleMHz = needleMHz
+        self.connectingDetail = connectingDetail
+        self.errorDetail = errorDetail
+    }
 
     enum CodingKeys: String, CodingKey {
         case state, station, title, volume, muted, favorite, error, band

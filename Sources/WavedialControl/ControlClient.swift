@@ -28,11 +28,11 @@ public struct ControlClient {
     /// Whether a daemon answers at `path`.
     public var isDaemonRunning: Bool { (try? StreamSocket.connect(to: path, timeoutSeconds: timeoutSeconds)) != nil }
 
-    /// Sends `request` and waits for the reply.
-    public func send(_ request: ControlRequest) throws -> ControlResponse {
+    /// Sends `command` and waits for the reply.
+    public func send(_ command: ControlCommand) throws -> ControlResponse {
         let socket = try connect()
         socket.setReceiveTimeout(seconds: timeoutSeconds)
-        guard socket.write(try line(request)) else { throw Failure.connection("the daemon closed the connection") }
+        guard socket.write(try line(command)) else { throw Failure.connection("the daemon closed the connection") }
         var reader = LineReader(maximumLength: 1 << 20)
         while true {
             let bytes = socket.read()
@@ -44,7 +44,7 @@ public struct ControlClient {
     /// Subscribes and calls `handler` with each status until it returns false or the daemon stops.
     public func follow(_ handler: (RadioStatus) -> Bool) throws {
         let socket = try connect()
-        guard socket.write(try line(ControlRequest(command: "subscribe"))) else { throw Failure.connection("the daemon closed the connection") }
+        guard socket.write(try line(.subscribe)) else { throw Failure.connection("the daemon closed the connection") }
         var reader = LineReader(maximumLength: 1 << 20)
         while true {
             let bytes = socket.read()
@@ -69,8 +69,8 @@ public struct ControlClient {
         }
     }
 
-    private func line(_ request: ControlRequest) throws -> Data {
-        var data = try JSONEncoder().encode(request)
+    private func line(_ command: ControlCommand) throws -> Data {
+        var data = try JSONEncoder().encode(command)
         data.append(UInt8(ascii: "\n"))
         return data
     }

@@ -1,5 +1,3 @@
-import WavedialConfig
-
 /// The socket unit a TCP server of the daemon's listens through under systemd (`wavediald-mpd.socket`,
 /// `wavediald-web.socket`),
 /// written at boot by `wavedial config sockets` (run as the systemd generator `wavedial-generator`) from

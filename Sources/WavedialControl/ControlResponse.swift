@@ -1,0 +1,26 @@
+import Foundation
+import WavedialCore
+
+/// The daemon's answer: `ok`, and either what was asked for or the error in words.
+public struct ControlResponse: Codable, Sendable, Equatable {
+    public var ok: Bool
+    public var error: String?
+    public var status: RadioStatus?
+    /// `lcd`: the display's rows as the terminal renderer draws them.
+    public var lines: [String]?
+    /// `sync`: what the catalog sync changed.
+    public var sync: CatalogSyncSummary?
+    /// `alarm_*`: the alarms after the request.
+    public var alarms: [AlarmListing]?
+
+    public init(ok: Bool, error: String? = nil, status: RadioStatus? = nil, lines: [String]? = nil,
+                sync: CatalogSyncSummary? = nil) {
+        self.ok = ok
+        self.error = error
+        self.status = status
+        self.lines = lines
+        self.sync = sync
+    }
+
+    public static func failure(_ message: String) -> ControlResponse { ControlResponse(ok: false, error: message) }
+}
