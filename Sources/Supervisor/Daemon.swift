@@ -62,35 +62,16 @@ public final class Daemon {
         let listeners = SystemdListeners.takeFromEnvironment()
         // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
         CurlEasy.initializeLibrary()
-        let mixer: AlsaMixer?
-        do {
-            mixer = try configuration.audio.mixer.open()
-        } catch {
-            logger.critical("[audio] mixer_control: \(error)")
-            notifier.notify("STATUS=[audio] mixer_control: \(error)")
-            return 1
-        }
-        let databasePath = demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
-        let database: WavedialDatabase
-        do {
-            database = try WavedialDatabase.open(path: databasePath)
-        } catch {
-            logger.critical("cannot open the database", metadata: ["database": "\(databasePath)", "error": "\(error)"])
-            notifier.notify("STATUS=cannot open the database: \(error)")
-            return 1
-        }
-        let demoBand = demo ? startDemoBand(database: database, databasePath: databasePath, stopRequested: stopRequested) : nil
-        if demo {
-            guard demoBand != nil else { return stopRequested.isSet ? 0 : 1 }
-        }
+        guard let (mixer, database, databasePath) = openStore() else { return 1 }
 
         let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"), mixer: mixer)
-        let loudness = LoudnessRecorder(database: database, logger: logger)
-        loudness.start(player: player)
-        let simulated = mode != .appliance
+        let demoBand = demo
+            ? DemoBandService(databasePath: databasePath, database: database, location: configuration.location.coordinate,
+                              stopRequested: stopRequested, logger: Logger(label: "wavedial.demo"))
+            : nil
         var controllerReference: RadioController?
         let display = DisplayService(
-            settings: configuration.display, useLCD: !simulated,
+            settings: configuration.display, useLCD: mode == .appliance,
             initialState: DisplayViewState(phase: .idle, clock: Date()), logger: Logger(label: "wavedial.display")
         ) { problem in controllerReference?.setNotice(problem, from: "display") }
         let clicks = ClickReporter(servers: configuration.catalog.servers, logger: logger)
@@ -99,96 +80,71 @@ public final class Daemon {
         let controller = RadioController(
             configuration: configuration, database: database, player: player,
             display: { display.update($0) }, reportPlay: reportPlay,
-            isServedHere: { demoBand?.isLocalDemo($0) ?? false }, logger: Logger(label: "wavedial.controller"))
-        // Ticks time the knob's rest (20 ms while it turns) and otherwise refresh the clock and counters.
-        let ticker = DispatchSource.makeTimerSource(queue: controller.queue)
-        func pace(fast: Bool) {
-            ticker.schedule(deadline: .now(), repeating: .milliseconds(fast ? 20 : 250), leeway: .milliseconds(fast ? 2 : 25))
-        }
-        pace(fast: false)
-        controller.onTickPace = pace
-        ticker.setEventHandler { controller.tick() }
+            isServedHere: { demoBand?.band.isLocalDemo($0) ?? false }, logger: Logger(label: "wavedial.controller"))
         controllerReference = controller
         controllerForReload = controller
         let catalog = CatalogService(
             database: database, settings: configuration.catalog, logger: Logger(label: "wavedial.catalog"),
             onNotice: { controller.setNotice($0, from: "catalog") }, onSynced: { controller.reload() })
-
-        display.start()
-        controller.start(resume: configuration.daemon.resumeOnStart)
-        // The demo band's database holds the demo band only: the catalog is never synced into it.
-        if !demo { catalog.start() }
-        let input = startInput(controller)
-        let simulatedInput = startSimulatedInput(controller)
-        let remote = startRemote(controller)
-        ticker.resume()
-
-        // Before the control socket: a client that sees the daemon answer finds the page served too.
-        let web = startWeb(listeners: listeners, backend: WebBackend(
-            perform: { [self] command in
-                respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
-            },
-            dialListing: { controller.dialListing() }, search: { try database.search($0) }))
-        let server = ControlServer(
-            path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
-            respond: { [self] command in
-                respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulatedInput?.backend)
-            },
-            subscribe: controller.subscribe)
-        do {
-            try server.start()
-        } catch {
-            logger.critical("cannot open the control socket", metadata: ["control.socket": "\(configuration.daemon.controlSocket)", "error": "\(error)"])
-            notifier.notify("STATUS=cannot open the control socket: \(error)")
-            _ = web?.stop(waitingUpTo: 2)
-            _ = demoBand?.stop(waitingUpTo: 2)
-            return 1
+        let simulatedInput = mode == .appliance ? nil : SimulatedInput(
+            settings: configuration.hardware, logger: Logger(label: "wavedial.hardware"), onEvent: { controller.handle($0) })
+        let answer: @Sendable (ControlCommand) -> ControlResponse = { [self, simulated = simulatedInput?.backend] command in
+            respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulated)
         }
 
-        let mpd = startMpd(controller, listeners: listeners)
-
-        let terminal = mode == .simulator(interactive: true)
-            ? TerminalSimulator(
-                controller: controller, display: display,
-                banner: demo ? "Offline demo band: made-up stations, made and played on this machine" : nil,
-                onQuit: { stop.signal() }) : nil
-        terminal?.start()
+        // In the order they start (each may rely on those before it); they stop in reverse.
+        let services: [ApplianceService?] = [
+            display,
+            // The demo band's database holds the demo band only, made before the controller reads it.
+            demoBand,
+            // Stopped after the player: its stations' last measurements come as it stops.
+            LoudnessRecorder(database: database, player: player, logger: logger),
+            player,
+            clicks,
+            controller,
+            input(controller), simulatedInput, remote(controller),
+            // Before the control socket: a client that sees the daemon answer finds the page served too.
+            WebServer(configuration.web, inherited: listeners.descriptors["web"].map(StreamSocket.adopting(listeningDescriptor:)),
+                      backend: WebBackend(perform: answer, dialListing: { controller.dialListing() }, search: { try database.search($0) }),
+                      logger: Logger(label: "wavedial.web")),
+            ControlServer(path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
+                          respond: answer, subscribe: controller.subscribe),
+            mpd(controller, listeners: listeners),
+            // Stopped first: a sync is cancelled before the control clients waiting on it are joined.
+            demo ? nil : catalog,
+            mode == .simulator(interactive: true)
+                ? TerminalSimulator(
+                    controller: controller, display: display,
+                    banner: demo ? "Offline demo band: made-up stations, made and played on this machine" : nil,
+                    onQuit: { stop.signal() })
+                : nil,
+        ]
+        let group = ServiceGroup(logger: logger)
+        do {
+            for case let service? in services { try group.start(service) }
+        } catch {
+            group.stop()
+            // A stop during start-up (the demo band's media being made) is a clean stop.
+            if stopRequested.isSet { return 0 }
+            logger.critical("cannot start", metadata: ["error": "\(error)"])
+            notifier.notify("STATUS=cannot start: \(error)")
+            return 1
+        }
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
         let released = MappedImages.releaseStartUpPages()
         logger.debug("start-up pages released", metadata: ["regions": "\(released.count)"])
-        let pageRelease = SettledPageRelease(logger: logger)
-        pageRelease.start(following: controller)
-        let watchdog = startWatchdog(controller)
+        try? group.start(SettledPageRelease(following: controller, logger: logger))
+        try? group.start(SystemdWatchdog(notifier: notifier, controllerQueue: controller.queue))
         logger.info("wavediald ready", metadata: ["control.socket": "\(configuration.daemon.controlSocket)"])
 
         stop.wait()
 
         notifier.notify("STOPPING=1\nSTATUS=shutting down")
         logger.info("shutting down")
-        pageRelease.stop()
-        terminal?.stop()
         // Every thread and timer ends before `run` returns: the process's exit handlers (OpenSSL's,
-        // GnuTLS's) free what libcurl and alsa-lib use, under any thread still inside them. A sync
-        // is cancelled first, so control clients waiting on it can end.
-        var late: [String] = []
-        func ended(_ name: String, _ done: Bool) { if !done { late.append(name) } }
-        ended("wd-sync", catalog.stop(waitingUpTo: 10))
-        ended("wd-web", web?.stop(waitingUpTo: 3) ?? true)
-        ended("wd-control", server.stop(waitingUpTo: 3))
-        ended("wd-mpd", mpd?.stop(waitingUpTo: 3) ?? true)
-        ended("wd-gpio-supervisor", input?.stop(waitingUpTo: 2) ?? true)
-        ended("wd-ir-supervisor", remote?.stop(waitingUpTo: 2) ?? true)
-        simulatedInput?.reader.stop()  // wakes its simulated lines: returns as soon as wd-gpio has ended
-        ended("wd-watchdog", watchdog.map { Self.cancelAndWait($0, timeout: 2) } ?? true)
-        ended("ticker", Self.cancelAndWait(ticker, timeout: 1))
-        controller.shutdown()
-        ended("wd-clicks", clicks.stop(waitingUpTo: 2))
-        ended("wd-audio/wd-net", player.shutdown())
-        // After the player: its stations' last measurements come as it stops.
-        ended("wd-loudness", loudness.stop(waitingUpTo: 2))
-        ended("wd-demo-accept/wd-demo-stream", demoBand?.stop(waitingUpTo: 3) ?? true)
-        ended("wd-lcd", display.stop(waitingUpTo: 2))
-        for source in signals { ended("wd-signals", Self.cancelAndWait(source, timeout: 1)) }
+        // GnuTLS's) free what libcurl and alsa-lib use, under any thread still inside them.
+        var late = group.stop()
+        for source in signals where !source.cancelAndWait(timeout: 1) { late.append("wd-signals") }
         guard late.isEmpty else {
             // Exit handlers would run under the threads still at work: leave without them. The
             // database is consistent (every write is its own committed transaction).
@@ -199,12 +155,24 @@ public final class Daemon {
         return 0
     }
 
-    /// Cancels `source` and waits until a handler it is running has returned. - Returns: whether it did in time.
-    private static func cancelAndWait(_ source: DispatchSourceProtocol, timeout: Double) -> Bool {
-        let cancelled = DispatchSemaphore(value: 0)
-        source.setCancelHandler { cancelled.signal() }
-        source.cancel()
-        return cancelled.wait(timeout: .now() + timeout) == .success
+    /// The mixer and the database (the demo band's own in demo mode); nil when either cannot be opened (said why).
+    private func openStore() -> (AlsaMixer?, WavedialDatabase, String)? {
+        let mixer: AlsaMixer?
+        do {
+            mixer = try configuration.audio.mixer.open()
+        } catch {
+            logger.critical("[audio] mixer_control: \(error)")
+            notifier.notify("STATUS=[audio] mixer_control: \(error)")
+            return nil
+        }
+        let path = demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
+        do {
+            return (mixer, try WavedialDatabase.open(path: path), path)
+        } catch {
+            logger.critical("cannot open the database", metadata: ["database": "\(path)", "error": "\(error)"])
+            notifier.notify("STATUS=cannot open the database: \(error)")
+            return nil
+        }
     }
 
     private func respond(to command: ControlCommand, controller: RadioController, display: DisplayService,
@@ -251,102 +219,32 @@ public final class Daemon {
         }
     }
 
-    /// The web page, when `[web] enabled`; nil too when it cannot listen (said why: the radio plays on without it).
-    private func startWeb(listeners: SystemdListeners, backend: WebBackend) -> WebServer? {
-        // Under systemd the socket unit made from [web] listens (its IPAddressAllow guards the clients).
-        let inherited = listeners.descriptors["web"].map { StreamSocket.adopting(listeningDescriptor: $0) }
-        return WebServer.start(configuration.web, inherited: inherited, backend: backend, logger: Logger(label: "wavedial.web"))
-    }
-
-    /// The MPD server, when `[mpd] enabled`. One that cannot listen (the port taken) is left out and said
-    /// why: the radio plays on without it.
-    private func startMpd(_ controller: RadioController, listeners: SystemdListeners) -> MpdServer? {
+    /// The MPD server, when `[mpd] enabled`; under systemd on the socket unit made from `[mpd]` (its
+    /// IPAddressAllow guards the clients).
+    private func mpd(_ controller: RadioController, listeners: SystemdListeners) -> MpdServer? {
         guard configuration.mpd.isEnabled else { return nil }
-        let server = MpdServer(settings: configuration.mpd, radio: controller, logger: Logger(label: "wavedial.mpd"))
-        // Under systemd the socket unit made from [mpd] listens (its IPAddressAllow guards the clients).
-        let inherited = listeners.descriptors["mpd"].map { StreamSocket.adopting(listeningDescriptor: $0) }
-        do {
-            try server.start(inherited: inherited)
-            return server
-        } catch {
-            logger.error("the MPD server cannot listen", metadata: ["mpd.bind": "\(configuration.mpd.bind)", "mpd.port": "\(configuration.mpd.port)", "error": "\(error)"])
-            return nil
-        }
+        return MpdServer(settings: configuration.mpd, inherited: listeners.descriptors["mpd"].map(StreamSocket.adopting(listeningDescriptor:)),
+                         radio: controller, logger: Logger(label: "wavedial.mpd"))
     }
 
     /// Reads the knob and buttons (``InputService``: restarted with back-off while the chip is missing
-    /// or its lines are busy). Nil in the simulator (events come from `sim` requests).
-    private func startInput(_ controller: RadioController) -> InputService? {
+    /// or its lines are busy). Nil in the simulator (``SimulatedInput``: events come from `sim` requests).
+    private func input(_ controller: RadioController) -> InputService? {
         guard mode == .appliance, configuration.hardware.backend == .gpiod else { return nil }
-        let input = InputService(
+        return InputService(
             settings: configuration.hardware, logger: Logger(label: "wavedial.hardware"),
             onEvent: { controller.handle($0) }, onProblem: { controller.setNotice($0, from: "input") })
-        input.start()
-        return input
     }
 
     /// The IR remote, when `[ir] enabled` (``IRService``: the receiver opened again with back-off while it is
     /// missing), in the simulator too: its receiver is a real input device. Its keys become intents.
-    private func startRemote(_ controller: RadioController) -> IRService? {
+    private func remote(_ controller: RadioController) -> IRService? {
         guard configuration.ir.isEnabled else { return nil }
         let step = configuration.ir.volumeStepPercent
-        let remote = IRService(
+        return IRService(
             settings: configuration.ir, logger: Logger(label: "wavedial.hardware"),
             onAction: { controller.request(.forRemote($0, volumeStep: step)) },
             onProblem: { controller.setNotice($0, from: "ir") })
-        remote.start()
-        return remote
-    }
-
-    /// The simulator's knob and buttons: the appliance's reader and decoder over simulated lines
-    /// that `sim_edges` requests drive (debounce, Gray code, acceleration as on the real radio).
-    private func startSimulatedInput(_ controller: RadioController) -> (reader: InputReader, backend: SimulatedGPIOBackend)? {
-        guard mode != .appliance else { return nil }
-        var settings = configuration.hardware
-        settings.backend = .simulated
-        // The encoders rest with both contacts open: pulled up, they read 1.
-        let backend = SimulatedGPIOBackend(idleLevels: [
-            "encoder.a": true, "encoder.b": true, "volume_encoder.a": true, "volume_encoder.b": true,
-        ])
-        let reader = InputReader(
-            settings: settings, backend: backend, logger: Logger(label: "wavedial.hardware"),
-            handlers: .init(event: { controller.handle($0) }, failure: { [logger] error in
-                logger.error("simulated input stopped", metadata: ["error": "\(error)"])
-            }))
-        do {
-            try reader.start()
-        } catch {
-            logger.error("simulated input not started", metadata: ["error": "\(error)"])
-            return nil
-        }
-        return (reader, backend)
-    }
-
-    /// Makes and starts the demo band (media made at first start, told on stderr as it goes: the terminal
-    /// simulator clears the screen only once the radio runs). - Returns: nil when it could not start (said
-    /// why) or a stop came meanwhile (`stopRequested`).
-    private func startDemoBand(database: WavedialDatabase, databasePath: String, stopRequested: OnceFlag) -> DemoBand? {
-        let environment = ProcessInfo.processInfo.environment
-        let media = DemoMedia(directory: DemoMedia.defaultDirectory(environment: environment, databasePath: databasePath))
-        let band = DemoBand(media: media, logger: Logger(label: "wavedial.demo"))
-        do {
-            try band.start(
-                database: database, location: configuration.location.coordinate,
-                searchPath: environment["PATH"] ?? "/usr/bin:/bin", shouldContinue: { !stopRequested.isSet },
-                progress: { made, total in
-                    // One line redrawn on a terminal, a line a station in a log.
-                    let end = isatty(STDERR_FILENO) == 1 && made < total ? "\r" : "\n"
-                    let text = "wavediald: making the demo band's audio, once (kept in \(band.mediaDirectory)): \(made) of \(total)"
-                    FileHandle.standardError.write(Data((text + end).utf8))
-                })
-            return band
-        } catch {
-            _ = band.stop(waitingUpTo: 2)
-            if case DemoBandError.cancelled = error { return nil }
-            logger.critical("the demo band cannot start", metadata: ["error": "\(error)"])
-            notifier.notify("STATUS=the demo band cannot start: \(error)")
-            return nil
-        }
     }
 
     private func watchSignals(stop: DispatchSemaphore, stopRequested: OnceFlag, reload: @escaping () -> Void) -> [DispatchSourceSignal] {
@@ -376,19 +274,5 @@ public final class Daemon {
         sources.append(hangup)
         signal(SIGPIPE, SIG_IGN)
         return sources
-    }
-
-    /// Pings systemd's watchdog at half its interval while the controller answers.
-    private func startWatchdog(_ controller: RadioController) -> DispatchSourceTimer? {
-        guard let interval = notifier.watchdogInterval, interval > 0 else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "wd-watchdog"))
-        timer.schedule(deadline: .now(), repeating: interval / 2)
-        timer.setEventHandler { [notifier] in
-            let pong = DispatchSemaphore(value: 0)
-            controller.queue.async { pong.signal() }
-            if pong.wait(timeout: .now() + interval / 4) == .success { notifier.notify("WATCHDOG=1") }
-        }
-        timer.resume()
-        return timer
     }
 }

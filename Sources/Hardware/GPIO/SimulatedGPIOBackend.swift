@@ -6,8 +6,9 @@ import Threads
 /// Edges are timestamped with `MonotonicClock` unless injected with their own timestamps, and
 /// are handed out by `waitForEdges(until:)` in the order they were made, each once its timestamp
 /// has come (an injected signal in the future plays out in real time, as the kernel would report
-/// it). Levels are logical (what an active-low line reads). All methods are safe from any thread.
-public final class SimulatedGPIOBackend: GPIOBackend {
+/// it). Levels are logical (what an active-low line reads). All methods are safe from any thread: every
+/// field is read and written under `condition` (hence `@unchecked Sendable`).
+public final class SimulatedGPIOBackend: GPIOBackend, @unchecked Sendable {
     private let condition = NSCondition()
     private var specs: [GPIOLineSpec] = []
     private var levels: [Bool] = []

@@ -152,3 +152,7 @@ public final class ControlServer: @unchecked Sendable {
         return data
     }
 }
+
+extension ControlServer: ApplianceService {
+    public var threadNames: String { "wd-control" }
+}

@@ -100,8 +100,6 @@ extension RadioController {
         applyClockLevel(at: now)
     }
 
-    var sleepRemainingSeconds: Int? { clock.sleep.remainingSeconds(at: currentTime()) }
-
     // MARK: Alarms
 
     /// The alarm goes off: its station (else the one that played last) fades in; with none to play, the tone.
@@ -157,13 +155,10 @@ extension RadioController {
 
     // MARK: Control requests
 
-    /// `sleep` and `alarm_*`; nil for any other command.
-    func performClock(_ command: ControlCommand) -> ControlResponse? {
+    /// Writes what an `alarm_*` command changes, on the caller's thread (a control client's: the controller's
+    /// queue never waits for the disk). - Returns: the refusal, or nil when done or not about alarms.
+    func writeAlarms(for command: ControlCommand) -> ControlResponse? {
         switch command {
-        case .sleep(let seconds):
-            if let seconds { setSleepTimer(seconds: seconds) }
-        case .alarmList:
-            break
         case .alarmAdd(let request):
             do {
                 _ = try database.addAlarm(try request.alarm())
@@ -179,6 +174,19 @@ extension RadioController {
                 return .failure("alarms not saved: \(error)")
             }
         default:
+            break
+        }
+        return nil
+    }
+
+    /// `sleep` and `alarm_*` (their writes done by ``writeAlarms(for:)``); nil for any other command. On the queue.
+    func performClock(_ command: ControlCommand) -> ControlResponse? {
+        switch command {
+        case .sleep(let seconds):
+            if let seconds { setSleepTimer(seconds: seconds) }
+        case .alarmList, .alarmAdd, .alarmRemove, .alarmEnable, .alarmDisable:
+            break
+        default:
             return nil
         }
         if command.isAboutAlarms { reloadAlarms() }
@@ -189,20 +197,5 @@ extension RadioController {
             response.alarms = clock.alarms.alarms.map { AlarmListing($0, now: now, offset: clock.utcOffset) }
         }
         return response
-    }
-}
-
-extension RadioController {
-    /// The clock radio's part of the status.
-    func addClock(to status: inout RadioStatus) {
-        status.sleepRemainingS = NullWhenAbsent(sleepRemainingSeconds)
-        status.nextAlarm = NullWhenAbsent(nextAlarm.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) })
-        status.alarmTone = isToneSounding ? true : nil
-    }
-
-    /// The clock radio's part of the screen: the sleep mark, and the next alarm on the idle clock.
-    func addClock(to state: inout DisplayViewState, at time: UInt64) {
-        state.sleeping = clock.sleep.isOn
-        if case .idle = state.phase { state.nextAlarm = nextAlarmText }
     }
 }

@@ -5,15 +5,22 @@ import WavedialCore
 
 extension RadioController {
     /// Carries out a control command that concerns the radio itself; the answer carries the
-    /// status after it. Runs on the controller's queue; blocks the caller until done.
+    /// status after it. Runs on the controller's queue; blocks the caller until done and until what it
+    /// changed is written (``RadioStateStore``), so a reply that says done survives a pulled plug. The
+    /// alarms are written on the caller's thread: the queue never waits for the disk.
     public func perform(_ command: ControlCommand) -> ControlResponse {
-        queue.sync {
-            if let response = performClock(command) { return response }
-            let error = apply(command)
-            refreshNow()
-            if let error { return .failure(error) }
-            return ControlResponse(ok: true, status: currentStatus())
+        if let refusal = writeAlarms(for: command) { return refusal }
+        let (response, ticket) = queue.sync { () -> (ControlResponse, RadioStateStore.Ticket) in
+            let response = performClock(command) ?? {
+                let error = apply(command)
+                refreshNow()
+                if let error { return .failure(error) }
+                return ControlResponse(ok: true, status: currentStatus())
+            }()
+            return (response, store.latestTicket)
         }
+        if !store.waitUntilWritten(ticket, timeout: 10) { return .failure("\(command.name): not saved within 10 s (is the disk full or failing?)") }
+        return response
     }
 
     /// The error in words, or nil when done. Commands become intents; `sim_*` are the simulated

@@ -21,13 +21,15 @@ public final class RadioController: @unchecked Sendable {
     public let queue = DispatchQueue(label: "wd-controller")
 
     let database: WavedialDatabase
+    /// Where every write goes: the queue only hands changes over, never waits for the disk.
+    let store: RadioStateStore
     private(set) var configuration: Configuration
     let player: RadioPlayer
     private let display: (DisplayViewState) -> Void
     private let reportPlay: (Station) -> Void
     /// Whether the radio serves `station` itself (the offline demo band on loopback).
     private let isServedHere: (Station) -> Bool
-    private let monotonic: () -> UInt64
+    let monotonic: () -> UInt64
     let logger: Logger
 
     private var mode = DialBandKind.nearby
@@ -72,11 +74,13 @@ public final class RadioController: @unchecked Sendable {
     private var lastPublished: RadioStatus?
     private var lastTickRefresh: UInt64 = 0
     private static let restingRefreshInterval: UInt64 = 250_000_000
-    private var fastTicks = false
+    private(set) var fastTicks = false
+    /// Its own tick, as a service (``start()``): on the queue.
+    var ticker: DispatchSourceTimer?
 
     /// Heard on the queue when the controller needs ``tick()`` often (true: the needle turns, and its
-    /// rest is timed to the tick) or only for the resting refresh, 4 times a second (false). The daemon's
-    /// ticker follows it, so a radio nobody touches is not woken 50 times a second. Set before `start`.
+    /// rest is timed to the tick) or only for the resting refresh, 4 times a second (false). Its own
+    /// ticker follows the same pace, so a radio nobody touches is not woken 50 times a second. Set before `start`.
     public var onTickPace: ((_ fast: Bool) -> Void)?
     private var observations: [Player.Observation] = []
     /// The sleep timer and the alarms (``RadioController+Clock``).
@@ -93,6 +97,7 @@ public final class RadioController: @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.database = database
+        store = RadioStateStore(database: database, logger: logger)
         self.player = player
         self.display = display
         self.reportPlay = reportPlay
@@ -132,7 +137,8 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Stops playback (the player fades out) and saves the state and the song history still pending.
+    /// Stops playback (the player fades out) and saves the state and the song history still pending,
+    /// waiting up to 5 s for the writes.
     public func shutdown() {
         queue.sync {
             observations.forEach { $0.cancel() }
@@ -142,6 +148,7 @@ public final class RadioController: @unchecked Sendable {
             persist()
             writeSongs(songs.takeAll(at: monotonic()))
         }
+        if !store.flush(timeout: 5) { logger.warning("the last state was not written within 5 s") }
     }
 
     /// Rebuilds the bands after a catalog sync or a location change; stations that stay
@@ -178,7 +185,7 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Lets time pass: snaps the needle once the knob has rested. The daemon calls it every 20 ms
+    /// Lets time pass: snaps the needle once the knob has rested. Its ticker calls it every 20 ms
     /// while the needle turns and 4 times a second otherwise (``onTickPace``).
     public func tick() {
         queue.async { [self] in
@@ -191,7 +198,7 @@ public final class RadioController: @unchecked Sendable {
         queue.sync { tickNow(time) }
     }
 
-    private func tickNow(_ time: UInt64) {
+    func tickNow(_ time: UInt64) {
         writeSongs(songs.takeDue(at: time))
         tickClock(at: time)
         // Events refresh at once; between them only the needle's rest, the clock, the time-shift
@@ -327,18 +334,22 @@ public final class RadioController: @unchecked Sendable {
         return true
     }
 
+    /// Marks the tuned station a favorite or unmarks it: the heart changes at once, the favorites band once
+    /// the store has written it. - Returns: whether it is a favorite now; nil when no station is tuned.
     private func toggleFavorite() -> Bool? {
         guard let current else { return nil }
-        do {
-            let isFavorite = try database.toggleFavorite(current, typed: isTyped(current))
-            rebuildFavorites()
-            warmNeighbours()
-            return isFavorite
-        } catch {
-            logger.error("favorite not saved", metadata: ["station.uuid": "\(current.stationuuid)", "error": "\(error)"])
-            notices["favorites"] = "Favorite not saved"
-            return nil
-        }
+        let add = !favoriteIDs.contains(current.stationuuid)
+        if add { favoriteIDs.insert(current.stationuuid) } else { favoriteIDs.remove(current.stationuuid) }
+        store.change(RadioStateStore.FavoriteChange(station: current, typed: isTyped(current), add: add) { [weak self] result in
+            guard let controller = self else { return }
+            controller.queue.async {
+                if case .failure = result { controller.notices["favorites"] = "Favorite not saved" }
+                controller.rebuildFavorites()
+                controller.warmNeighbours()
+                controller.refresh()
+            }
+        })
+        return add
     }
 
     private func switchBand() {
@@ -459,11 +470,7 @@ public final class RadioController: @unchecked Sendable {
         saved.lastStation = station.stationuuid
         saved.lastTypedURL = typed ? station.url : nil
         persist()
-        do {
-            try database.recordPlay(of: station)
-        } catch {
-            logger.warning("play history not saved", metadata: ["error": "\(error)"])
-        }
+        store.recordPlay(of: station, at: Date())
         // Radio Browser counts plays of its stations; a typed station's id is made up here.
         if !typed { reportPlay(station) }
     }
@@ -513,17 +520,13 @@ public final class RadioController: @unchecked Sendable {
         return isTyped(station) ? .userTyped : .catalog
     }
 
-    /// Saves the appliance state durably when it changed (nothing is read back: the SD card and
+    /// Hands the appliance state to the store when it changed (nothing is read back: the SD card and
     /// the database are left alone while nothing changes).
     func persist() {
         saved.band = mode.rawValue
         guard saved != stored else { return }
-        do {
-            try database.saveApplianceState(saved)
-            stored = saved
-        } catch {
-            logger.error("appliance state not saved", metadata: ["error": "\(error)"])
-        }
+        store.save(saved)
+        stored = saved
     }
 
     // MARK: Player reports
@@ -547,11 +550,7 @@ public final class RadioController: @unchecked Sendable {
 
     private func writeSongs(_ entries: [SongHistoryEntry]) {
         guard !entries.isEmpty else { return }
-        do {
-            try database.recordSongs(entries)
-        } catch {
-            logger.warning("song history not saved", metadata: ["error": "\(error)", "songs": "\(entries.count)"])
-        }
+        store.recordSongs(entries)
     }
 
     // MARK: Bands
@@ -563,9 +562,10 @@ public final class RadioController: @unchecked Sendable {
             let location = try database.storedLocation() ?? configuration.location.coordinate
             if let location {
                 notices["location"] = nil
-                let (band, stations) = try database.nearbyBand(
+                let (plan, stations) = try database.planNearbyBand(
                     location: location, countryCode: configuration.location.countryCode, settings: configuration.dial)
-                nearby = band
+                store.store(plan)
+                nearby = plan.band
                 for entry in stations { known[entry.station.stationuuid] = entry.station }
             } else {
                 nearby = DialBand(band: configuration.dial.band, assignments: [:])
@@ -580,8 +580,9 @@ public final class RadioController: @unchecked Sendable {
 
     private func rebuildFavorites() {
         do {
-            let (band, favorites) = try database.favoritesBand(configuration.dial.band)
-            favoritesBand = band
+            let (plan, favorites) = try database.planFavoritesBand(configuration.dial.band)
+            store.store(plan)
+            favoritesBand = plan.band
             favoriteIDs = Set(favorites.map(\.stationuuid))
             favoriteOrder = favorites.map(\.stationuuid)
             for favorite in favorites where known[favorite.stationuuid] == nil { known[favorite.stationuuid] = favorite.snapshot }
@@ -628,9 +629,11 @@ public final class RadioController: @unchecked Sendable {
         if needle.isTurning != fastTicks {
             fastTicks = needle.isTurning
             onTickPace?(fastTicks)
+            paceTicker()
         }
-        display(viewState(at: now))
-        let status = makeStatus()
+        let picture = picture(at: now)
+        display(RadioPresenter.viewState(of: picture, at: now, clock: Date()))
+        let status = RadioPresenter.status(of: picture)
         if status != lastPublished {
             lastPublished = status
             for observer in observers.values { observer(status) }
@@ -651,105 +654,23 @@ public final class RadioController: @unchecked Sendable {
                            favorites: favoriteOrder.compactMap(entry))
     }
 
-    private func makeStatus() -> RadioStatus {
-        let band = configuration.dial.band
-        var state = needle.isTurning ? .tuning : Self.state(of: playerStatus.state)
-        if current == nil && !needle.isTurning { state = .idle }
-        var status = RadioStatus(
-            state: state,
-            station: current.map {
-                .init(stationuuid: $0.stationuuid, name: $0.name,
-                      frequencyMHz: activeBand.frequency(of: $0.stationuuid).map(band.megahertz))
-            },
-            title: playerStatus.title,
-            volume: saved.volume,
-            muted: saved.muted,
-            favorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
-            error: failure.map(\.words) ?? deviceProblem,
-            band: mode,
-            needleMHz: band.megahertz(needle.kHz),
-            connectingDetail: state == .connecting ? playerStatus.connectionStage?.description : nil,
-            errorDetail: failure == nil ? nil : failureDetail)
-        addClock(to: &status)
-        return status
+    /// The radio's state as the presenter takes it, at `time` (monotonic ns).
+    func picture(at time: UInt64) -> RadioPresenter.Picture {
+        let under = needle.isTurning ? activeBand.closest(to: needle.kHz, direction: needle.direction) : nil
+        return RadioPresenter.Picture(
+            band: configuration.dial.band, dial: activeBand, mode: mode, needle: needle,
+            nameUnderNeedle: under.flatMap { lookup($0.stationuuid)?.name }, current: current, player: playerStatus,
+            pausedAt: pausedAt, volume: saved.volume, muted: saved.muted, volumeShownUntil: volumeShownUntil,
+            favoriteIDs: favoriteIDs, notice: notice, deviceProblem: deviceProblem,
+            sleeping: clock.sleep.isOn, sleepRemainingSeconds: clock.sleep.remainingSeconds(at: time),
+            nextAlarm: nextAlarm.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) }, nextAlarmText: nextAlarmText,
+            alarmToneSounding: isToneSounding)
     }
 
-    /// The player's failure detail for `error_detail`: it may name a station's host or curl's words about
-    /// it, so it is cleaned (``StationText``) and cut.
-    private var failureDetail: String? {
-        guard case .failed(let failure, _) = playerStatus.state, !failure.detail.isEmpty else { return nil }
-        return StationText.printable(String(failure.detail.prefix(Self.maximumDetailLength)))
-    }
-
-    private static let maximumDetailLength = 200
-
-    static func state(of state: PlayerState) -> RadioStatus.State {
-        switch state {
-        case .idle: return .idle
-        case .connecting: return .connecting
-        case .buffering: return .buffering
-        case .playing: return .playing
-        case .paused: return .paused
-        case .failed: return .failed
-        }
-    }
-
-    /// The failure in the LCD's words, when the player is in one (a dropped stream that is
-    /// being reconnected counts, even while the buffer still plays). A retry that fails for want of
-    /// a network says "No network": it is the network, not the station, the listener should look at.
-    var failure: DisplayFailure? {
-        if playerStatus.isReconnecting, case .buffering = playerStatus.state { return .other("Reconnecting") }
-        guard case .failed(let failure, let willRetry) = playerStatus.state else { return nil }
-        // A lost device is retried too, but it is not the network.
-        if failure.code == .outputFailed { return .audioDevice }
-        if willRetry { return failure.code == .noNetwork ? .noNetwork : .other("Reconnecting") }
-        switch failure.code {
-        case .stationOffline: return .stationOffline
-        case .noNetwork: return .noNetwork
-        case .formatNotSupported: return .formatNotSupported
-        case .timedOut: return .noResponse
-        case .streamEnded: return .streamEnded
-        case .outputFailed: return .audioDevice
-        default: return .other(failure.code.description)
-        }
-    }
+    private func makeStatus() -> RadioStatus { RadioPresenter.status(of: picture(at: monotonic())) }
 
     /// What the display shows at `time`.
     func viewState(at time: UInt64) -> DisplayViewState {
-        let band = configuration.dial.band
-        let under = needle.isTurning ? activeBand.closest(to: needle.kHz, direction: needle.direction) : nil
-        let phase: DisplayViewState.Phase
-        var name = current?.name ?? ""
-        var frequency = current.flatMap { activeBand.frequency(of: $0.stationuuid) }.map(band.megahertz)
-        if needle.isTurning {
-            phase = .tuning
-            name = under.flatMap { lookup($0.stationuuid)?.name } ?? ""
-            frequency = band.megahertz(needle.kHz)
-        } else if current == nil {
-            phase = notice.map { .failed(.other($0)) } ?? .idle
-        } else {
-            switch playerStatus.state {
-            case .idle: phase = .idle
-            case .connecting: phase = .connecting
-            case .buffering: phase = failure.map { .failed($0) } ?? .buffering(fill: nil)
-            case .playing: phase = .playing
-            case .paused:
-                let since = pausedAt.map { Double(time &- $0) / 1e9 } ?? 0
-                phase = .paused(timeShift: since)
-            case .failed: phase = .failed(failure ?? .other("Failed"))
-            }
-        }
-        let span = Double(band.endKHz - band.startKHz)
-        var state = DisplayViewState(
-            phase: phase, clock: Date(), frequency: frequency, stationName: name,
-            nowPlaying: needle.isTurning ? nil : playerStatus.title,
-            isFavorite: current.map { favoriteIDs.contains($0.stationuuid) } ?? false,
-            band: mode == .nearby ? .nearby : .favorites,
-            bandPosition: span > 0 ? Double(needle.kHz - band.startKHz) / span : 0,
-            bandEdges: band.megahertz(band.startKHz)...band.megahertz(band.endKHz),
-            volume: time < volumeShownUntil ? saved.volume : nil,
-            connectingDetail: phase == .connecting ? playerStatus.connectionStage?.description : nil, muted: saved.muted)
-        addClock(to: &state, at: time)
-        return state
+        RadioPresenter.viewState(of: picture(at: time), at: time, clock: Date())
     }
 }

@@ -30,23 +30,28 @@ public final class MpdServer: @unchecked Sendable {
     private let idleTimeout: Double
     private let feed = MpdChangeFeed()
     private let startedAt = Date()
+    private var inherited: StreamSocket?
     private var connections: ConnectionServer?
     private var endSubscription: (() -> Void)?
     /// The port listened on (the configured one; a test's port 0 becomes the kernel's choice).
     public private(set) var port: Int?
 
-    /// - Parameter idleTimeout: seconds a silent client is kept (``defaultIdleTimeout``; tests shorten it).
-    public init(settings: ListenerSettings, radio: MpdRadio, logger: Logger, idleTimeout: Double = MpdServer.defaultIdleTimeout) {
+    /// - Parameters:
+    ///   - inherited: a listening socket to accept on (systemd's `wavediald-mpd.socket`) instead of `bind`:`port`.
+    ///   - idleTimeout: seconds a silent client is kept (``defaultIdleTimeout``; tests shorten it).
+    public init(settings: ListenerSettings, inherited: StreamSocket? = nil, radio: MpdRadio, logger: Logger,
+                idleTimeout: Double = MpdServer.defaultIdleTimeout) {
         self.settings = settings
+        self.inherited = inherited
         self.radio = radio
         self.logger = logger
         self.idleTimeout = idleTimeout
     }
 
-    /// Starts accepting on `inherited` (systemd's `wavediald-mpd.socket`), else listens on `bind`:`port`.
-    /// - Throws: ``StreamSocket/Failure``.
-    public func start(inherited: StreamSocket? = nil) throws {
+    /// Starts accepting on the inherited socket, else listens on `bind`:`port`. - Throws: ``StreamSocket/Failure``.
+    public func start() throws {
         let listener = try inherited ?? StreamSocket.listen(host: settings.bind, port: settings.port)
+        inherited = nil
         port = listener.localPort
         let allowList = ClientAllowList(settings.allow)
         let connections = ConnectionServer(
@@ -135,4 +140,10 @@ public final class MpdServer: @unchecked Sendable {
             if ready > 0 { return entries.filter { $0.revents != 0 }.map(\.fd) }
         }
     }
+}
+
+/// Not essential: a server that cannot listen (its port taken) is left out, and the radio plays on.
+extension MpdServer: ApplianceService {
+    public var threadNames: String { "wd-mpd" }
+    public var isEssential: Bool { false }
 }

@@ -52,12 +52,13 @@ final class TerminalSimulator: @unchecked Sendable {
     }
 
     /// Ends both threads (the last frame is drawn before the terminal is given back), then restores the
-    /// screen that was there, the cursor and the terminal's mode.
-    func stop() {
+    /// screen that was there, the cursor and the terminal's mode. - Returns: whether both ended in time.
+    func stop(waitingUpTo timeout: Double) -> Bool {
         lock.withLock { stopped = true }
-        _ = threads.wait(timeout: .now() + 1)
+        let ended = threads.wait(timeout: .now() + timeout) == .success
         Self.write("\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        return ended
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
@@ -132,4 +133,8 @@ final class TerminalSimulator: @unchecked Sendable {
         let current = controller.status.volume
         _ = controller.perform(.volume(min(100, max(0, current + change))))
     }
+}
+
+extension TerminalSimulator: ApplianceService {
+    var threadNames: String { "wd-sim-keys/wd-sim-draw" }
 }

@@ -104,3 +104,7 @@ public final class CatalogService: @unchecked Sendable {
         return "Catalog offline"
     }
 }
+
+extension CatalogService: ApplianceService {
+    public var threadNames: String { "wd-sync" }
+}

@@ -18,6 +18,9 @@ final class ClickReporter: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// Reports go out on its queue as they come: nothing to start.
+    func start() {}
+
     func report(_ station: Station) {
         queue.async { [self] in
             // The controller reports catalog stations only (a typed URL's id is made up); what is no UUID
@@ -46,4 +49,8 @@ final class ClickReporter: @unchecked Sendable {
         queue.async { idle.signal() }
         return idle.wait(timeout: .now() + timeout) == .success
     }
+}
+
+extension ClickReporter: ApplianceService {
+    var threadNames: String { "wd-clicks" }
 }

@@ -143,3 +143,7 @@ public final class DisplayService: @unchecked Sendable {
         }
     }
 }
+
+extension DisplayService: ApplianceService {
+    public var threadNames: String { "wd-lcd" }
+}

@@ -33,3 +33,7 @@ public final class IRService {
     @discardableResult
     public func stop(waitingUpTo timeout: Double = 2) -> Bool { supervisor.stop(waitingUpTo: timeout) }
 }
+
+extension IRService: ApplianceService {
+    public var threadNames: String { "wd-ir-supervisor" }
+}

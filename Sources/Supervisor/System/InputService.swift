@@ -34,3 +34,7 @@ public final class InputService {
     @discardableResult
     public func stop(waitingUpTo timeout: Double = 2) -> Bool { supervisor.stop(waitingUpTo: timeout) }
 }
+
+extension InputService: ApplianceService {
+    public var threadNames: String { "wd-gpio-supervisor" }
+}

@@ -12,20 +12,22 @@ import WavedialCore
 final class LoudnessRecorder: @unchecked Sendable {
     private let queue = DispatchQueue(label: "wd-loudness", qos: .utility)
     private let database: WavedialDatabase
+    private let player: Player
     private let logger: Logger
     private let monotonic: () -> UInt64
     /// Used on `queue` only.
     private var buffer = LoudnessWriteBuffer()
     private var observation: Player.Observation?
 
-    init(database: WavedialDatabase, logger: Logger, monotonic: @escaping () -> UInt64 = MonotonicClock.now) {
+    init(database: WavedialDatabase, player: Player, logger: Logger, monotonic: @escaping () -> UInt64 = MonotonicClock.now) {
         self.database = database
+        self.player = player
         self.logger = logger
         self.monotonic = monotonic
     }
 
-    /// Hands `player` the stored loudness and records its measurements from now on. Call once, before it plays.
-    func start(player: Player) {
+    /// Hands the player the stored loudness and records its measurements from now on. Call once, before it plays.
+    func start() {
         do {
             let stored = try database.allStationLoudness()
             player.rememberLoudness(Dictionary(stored.map { ($0.stationuuid, $0.loudnessLUFS) }) { _, newer in newer })
@@ -66,4 +68,8 @@ final class LoudnessRecorder: @unchecked Sendable {
             logger.warning("station loudness not saved", metadata: ["error": "\(error)", "stations": "\(measurements.count)"])
         }
     }
+}
+
+extension LoudnessRecorder: ApplianceService {
+    var threadNames: String { "wd-loudness" }
 }

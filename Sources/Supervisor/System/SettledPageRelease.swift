@@ -8,6 +8,7 @@ import Logging
 ///
 /// Follows the controller's status; the release runs on a utility queue, never on the controller's.
 final class SettledPageRelease: @unchecked Sendable {
+    private let controller: RadioController
     private let delaySeconds: Double
     private let release: () -> Int
     private let logger: Logger
@@ -20,14 +21,16 @@ final class SettledPageRelease: @unchecked Sendable {
     /// - Parameters:
     ///   - delaySeconds: how long a station plays before its set-up's pages are handed back.
     ///   - release: hands the pages back and says how many regions it advised (tests count the calls).
-    init(delaySeconds: Double = 10, logger: Logger, release: @escaping () -> Int = { MappedImages.releaseStartUpPages().count }) {
+    init(following controller: RadioController, delaySeconds: Double = 10, logger: Logger,
+         release: @escaping () -> Int = { MappedImages.releaseStartUpPages().count }) {
+        self.controller = controller
         self.delaySeconds = delaySeconds
         self.logger = logger
         self.release = release
     }
 
-    /// Starts following `controller`'s status.
-    func start(following controller: RadioController) {
+    /// Starts following the controller's status.
+    func start() {
         cancel = controller.subscribe { [weak self] status in
             guard let self else { return false }
             let station = status.state == .playing ? status.station?.stationuuid : nil
@@ -37,9 +40,10 @@ final class SettledPageRelease: @unchecked Sendable {
     }
 
     /// Stops following; a release under way finishes.
-    func stop() {
+    func stop(waitingUpTo timeout: Double) -> Bool {
         cancel?()
         cancel = nil
+        return true
     }
 
     private func heard(_ station: String?) {
@@ -53,4 +57,8 @@ final class SettledPageRelease: @unchecked Sendable {
             logger.debug("pages of a station's set-up released", metadata: ["regions": "\(regions)"])
         }
     }
+}
+
+extension SettledPageRelease: ApplianceService {
+    var threadNames: String { "wd-page-release" }
 }

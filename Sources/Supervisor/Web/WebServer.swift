@@ -23,12 +23,17 @@ public final class WebServer: @unchecked Sendable {
     private let allowList: ClientAllowList
     private let logger: Logger
     private let requestTimeout: Double
+    /// systemd's `wavediald-web.socket`, taken over at start instead of listening anew.
+    private var inherited: StreamSocket?
     private var connections: ConnectionServer?
 
-    /// - Parameter requestTimeout: seconds a request may take to arrive (``requestTimeout``; tests shorten it).
-    public init(host: String, port: Int, routes: WebRoutes, allowList: ClientAllowList, logger: Logger,
-                requestTimeout: Double = WebServer.requestTimeout) {
+    /// - Parameters:
+    ///   - inherited: a listening socket to accept on (systemd's) instead of listening on `host`:`port`.
+    ///   - requestTimeout: seconds a request may take to arrive (``requestTimeout``; tests shorten it).
+    public init(host: String, port: Int, inherited: StreamSocket? = nil, routes: WebRoutes, allowList: ClientAllowList,
+                logger: Logger, requestTimeout: Double = WebServer.requestTimeout) {
         self.host = host
+        self.inherited = inherited
         self.port = port
         self.routes = routes
         self.allowList = allowList
@@ -39,26 +44,19 @@ public final class WebServer: @unchecked Sendable {
     /// The port it listens on (the configured one, or the one the system chose for port 0).
     public private(set) var localPort: Int?
 
-    /// Starts the server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`)
-    /// when given; nil when it is disabled, or when it cannot listen (logged: the radio plays on without its page).
-    public static func start(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend,
-                             logger: Logger) -> WebServer? {
+    /// The server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`) when
+    /// given; nil when it is disabled.
+    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend, logger: Logger) {
         guard settings.isEnabled else { return nil }
-        let server = WebServer(host: settings.bind, port: settings.port,
-                               routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password)),
-                               allowList: ClientAllowList(settings.allow), logger: logger)
-        do {
-            try server.start(inherited: inherited)
-            return server
-        } catch {
-            logger.error("cannot serve the web page", metadata: ["web.address": "\(settings.bind)", "web.port": "\(settings.port)", "error": "\(error)"])
-            return nil
-        }
+        self.init(host: settings.bind, port: settings.port, inherited: inherited,
+                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password)),
+                  allowList: ClientAllowList(settings.allow), logger: logger)
     }
 
-    /// Starts accepting on `inherited`, else listens on its address and port. - Throws: ``StreamSocket/Failure``.
-    public func start(inherited: StreamSocket? = nil) throws {
+    /// Starts accepting on the inherited socket, else listens on its address and port. - Throws: ``StreamSocket/Failure``.
+    public func start() throws {
         let listener = try inherited ?? StreamSocket.listen(host: host, port: port)
+        inherited = nil
         localPort = listener.localPort
         let connections = ConnectionServer(
             name: "wd-web", maximumClients: Self.maximumClients, sendTimeoutSeconds: Self.sendTimeoutSeconds,
@@ -112,4 +110,10 @@ public final class WebServer: @unchecked Sendable {
             parser.feed(bytes)
         }
     }
+}
+
+/// Not essential: a page that cannot listen (its port taken) is left out, and the radio plays on.
+extension WebServer: ApplianceService {
+    public var threadNames: String { "wd-web" }
+    public var isEssential: Bool { false }
 }

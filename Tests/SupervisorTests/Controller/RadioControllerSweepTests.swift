@@ -52,6 +52,7 @@ final class RadioControllerSweepTests: XCTestCase {
             }
             controller.tick(at: now)
         }
+        controller.waitForWrites()
     }
 
     private func turn(_ detents: Int) {

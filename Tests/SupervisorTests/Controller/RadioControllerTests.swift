@@ -41,9 +41,11 @@ final class RadioControllerTests: XCTestCase {
             monotonic: { [weak self] in self?.lock.withLock { self?.clock } ?? 0 }, logger: Logger(label: "test"))
     }
 
+    /// Lets time pass (what the store was handed meanwhile is written: the disk keeps up with a minute).
     private func advance(_ nanoseconds: UInt64) {
         lock.withLock { clock += nanoseconds }
         controller.tick(at: lock.withLock { clock })
+        controller.waitForWrites()
     }
 
     private func turn(_ detents: Int) {
@@ -51,9 +53,11 @@ final class RadioControllerTests: XCTestCase {
         controller.tick(at: lock.withLock { clock })
     }
 
+    /// A button pressed, and a moment for what it changed to be written (a favorite's band rebuilt).
     private func press(_ button: String, _ action: ButtonAction = .click) {
         controller.handle(InputEvent(.button(name: button, action: action), at: lock.withLock { clock }))
         controller.tick(at: lock.withLock { clock })
+        controller.waitForWrites()
     }
 
     private var lastScreen: DisplayViewState? { lock.withLock { screens.last } }

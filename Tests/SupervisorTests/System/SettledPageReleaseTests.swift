@@ -24,12 +24,12 @@ final class SettledPageReleaseTests: XCTestCase {
                                          display: { _ in }, monotonic: { 1_000_000_000 }, logger: Logger(label: "test"))
         controller.start(resume: false)
         let releases = Box(0)
-        let release = SettledPageRelease(delaySeconds: 2, logger: Logger(label: "test")) {
+        let release = SettledPageRelease(following: controller, delaySeconds: 2, logger: Logger(label: "test")) {
             releases.update { $0 += 1 }
             return 1
         }
-        release.start(following: controller)
-        defer { release.stop() }
+        release.start()
+        defer { _ = release.stop(waitingUpTo: 1) }
         func play(_ station: Station) {
             _ = controller.perform(.tune(station.name))
             player.report(PlayerStatus(state: .playing, station: player.status.station, title: nil, streamName: nil))

@@ -13,6 +13,7 @@ import WavedialCore
 // the GPIO thread hands over) to the end of the last byte of the frame that shows it.
 // Then the same for volume detents (RadioIntent.changeVolume, 2 %) → the last byte of the volume bar's frame.
 // Usage: knob-bench [DETENTS]   (default 300; 16x2 and 20x4)
+//        knob-bench snaps [DETENTS]   (detents among the knob's rests on an on-disk catalog: SnapsOnDisk.swift)
 
 /// An I2C bus that blocks for the bytes' transfer time and notes when each write ended.
 final class TimedI2C: I2CTransport, @unchecked Sendable {
@@ -52,6 +53,10 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
 }
 
+if CommandLine.arguments.dropFirst().first == "snaps" {
+    try detentsAmongSnaps(CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200 : 200)
+    exit(0)
+}
 let detents = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 300 : 300
 let database = try WavedialDatabase.inMemory()
 for (columns, rows) in [(16, 2), (20, 4)] {

@@ -1,0 +1,83 @@
+import Display
+import Foundation
+import Hardware
+import Logging
+import Supervisor
+import Threads
+import WavedialConfig
+import WavedialCore
+
+/// Detent → LCD while the knob also rests: each rest snaps the needle to a station, which is tuned and
+/// saved (the last station, the play history: SQLite commits, each made durable with fsync). A detent that
+/// comes soon after a rest is the one that could wait behind those writes. The catalog is a file in a
+/// temporary folder, so that the commits reach a disk; bench/daemon/knob-disk.sh runs this with fsync
+/// slowed down as an SD card's is (bench/slow-disk/slow_fsync.c) and without.
+func detentsAmongSnaps(_ detents: Int) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("knob-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = try WavedialDatabase.open(path: folder.appendingPathComponent("wavedial.sqlite").path)
+    let staging = try CatalogImport(database: database)
+    for index in 0..<40 {
+        var station = Station(stationuuid: String(format: "00000000-0000-4000-8000-%012d", index), name: "Bench FM \(index)",
+                              url: "http://stream.invalid/\(index)")
+        station.geoLat = 52.52 + Double(index % 7) / 100
+        station.geoLong = 13.40 + Double(index / 7) / 100
+        station.countrycode = "DE"
+        station.codec = "MP3"
+        station.lastcheckok = true
+        try staging.add(station)
+    }
+    _ = try staging.commit(server: "bench")
+    var configuration = Configuration()
+    configuration.location.coordinate = Coordinate(latitude: 52.52, longitude: 13.405)
+    configuration.location.countryCode = "DE"
+    configuration.dial.snapDelayMilliseconds = 150
+    let bus = TimedI2C(hertz: 100_000)
+    let hd44780 = HD44780(bus: PCF8574Bus(transport: bus), geometry: try LCDGeometry(columns: 16, rows: 2))
+    let loop = DisplayLoop(composer: ScreenComposer(columns: 16, rows: 2, rom: .a00),
+                           lcd: LCDScreenRenderer(display: hd44780, rom: .a00),
+                           initialState: DisplayViewState(phase: .idle, clock: Date()))
+    let thread = Thread { loop.run() }
+    thread.start()
+    let controller = RadioController(configuration: configuration, database: database, player: SilentPlayer(),
+                                     display: { loop.update($0) }, logger: Logger(label: "bench"))
+    controller.start(resume: false)
+    // Ticks every 20 ms time the rests, as the daemon's do.
+    let ticker = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "bench-tick"))
+    ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
+    ticker.setEventHandler { controller.tick() }
+    ticker.resume()
+    usleep(300_000)
+    var afterRest: [Double] = []
+    var turning: [Double] = []
+    var snaps = 0
+    for i in 0..<detents {
+        // Three detents in four come at a hand's pace; every fourth after a rest long enough to snap.
+        let rested = i % 4 == 0 && i > 0
+        if rested {
+            let before = controller.status.station?.stationuuid
+            usleep(UInt32(configuration.dial.snapDelayMilliseconds) * 1000 + UInt32.random(in: 20_000...80_000))
+            if controller.status.station?.stationuuid != before { snaps += 1 }
+        }
+        let before = bus.lastEnd
+        let event = MonotonicClock.now()
+        controller.handle(InputEvent(.detent(delta: i % 80 < 40 ? 3 : -3), at: event))
+        let deadline = event + 2_000_000_000
+        while bus.lastEnd == before && MonotonicClock.now() < deadline { usleep(200) }
+        usleep(20_000)
+        let latency = Double(bus.lastEnd &- event) / 1e6
+        if rested { afterRest.append(latency) } else { turning.append(latency) }
+        usleep(UInt32.random(in: 10_000...40_000))
+    }
+    ticker.cancel()
+    controller.shutdown()
+    loop.stop()
+    afterRest.sort()
+    turning.sort()
+    let fsync = ProcessInfo.processInfo.environment["SLOW_FSYNC_MS"].map { "fsync +\($0) ms" } ?? "fsync as the disk has it"
+    print(String(format: "detent → LCD, 16x2, first detent after a rest (%d snaps), %@: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
+                 snaps, fsync, percentile(afterRest, 0.5), percentile(afterRest, 0.99), afterRest.last ?? 0, afterRest.count))
+    print(String(format: "detent → LCD, 16x2, while turning, %@: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
+                 fsync, percentile(turning, 0.5), percentile(turning, 0.99), turning.last ?? 0, turning.count))
+}
