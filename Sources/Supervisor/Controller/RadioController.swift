@@ -46,17 +46,12 @@ public final class RadioController: @unchecked Sendable {
     /// The stations the user typed by URL (`tune URL`, ``TypedStation``) or tuned as typed favorites, by
     /// stationuuid: the current one and those in the history, which back and forward find here.
     private var typedStations: [String: Station] = [:]
-    private var needle: Needle
-    private var pace = KnobPace()
+    /// The knob's side: the needle, the station tuned ahead, the sweep (a pure reducer, ``Tuning``).
+    private var tuning: Tuning
+    private var needle: Needle { tuning.needle }
     private var history = StationHistory()
     /// The station the knob last rested on (or tuned otherwise): the one that counts as played.
     private(set) var current: Station?
-    /// The station the player has now, by stationuuid: `current`, or while the knob turns the one tuned
-    /// ahead (``RadioPlayer/prepare(_:)``), which plays only once the knob rests on it.
-    private var inPlayer: String?
-    private var inPlayerIsAhead = false
-    /// The sweep level last asked of the player; nil when not sweeping.
-    private var sweepLevel: Double?
     private(set) var playerStatus = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     private var pausedAt: UInt64?
     var saved: ApplianceState
@@ -104,7 +99,7 @@ public final class RadioController: @unchecked Sendable {
         self.isServedHere = isServedHere
         self.monotonic = monotonic
         self.logger = logger
-        needle = Needle(kHz: configuration.dial.band.startKHz)
+        tuning = Tuning(needle: Needle(kHz: configuration.dial.band.startKHz))
         saved = (try? database.applianceState()) ?? ApplianceState()
         stored = saved
     }
@@ -131,7 +126,7 @@ public final class RadioController: @unchecked Sendable {
             if resume, let uuid = saved.lastStation, let station = lookup(uuid) ?? lastTypedStation(uuid) {
                 tune(station, fromHistory: false)
             } else if let uuid = saved.lastStation, let kHz = activeBand.frequency(of: uuid) {
-                needle.place(at: kHz)
+                tuning.place(at: kHz)
             }
             refresh()
         }
@@ -143,7 +138,7 @@ public final class RadioController: @unchecked Sendable {
         queue.sync {
             observations.forEach { $0.cancel() }
             observations.removeAll()
-            endSweep()
+            carryOut(tuning.endSweep())
             player.stop()
             persist()
             writeSongs(songs.takeAll(at: monotonic()))
@@ -206,19 +201,7 @@ public final class RadioController: @unchecked Sendable {
         // (A fifth of slack: the daemon's resting ticks come every 250 ms, give or take the timer's leeway.)
         guard needle.isTurning || time &- lastTickRefresh >= Self.restingRefreshInterval / 5 * 4 else { return }
         lastTickRefresh = time
-        let rest = UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
-        if let entry = needle.snapIfRested(on: activeBand, at: time, rest: rest) {
-            if entry.stationuuid != current?.stationuuid || !isActive, let station = lookup(entry.stationuuid) {
-                tune(station, fromHistory: false)
-            } else if let current, entry.stationuuid != inPlayer || inPlayerIsAhead {
-                // Back on the station that played, after others were tuned ahead: it plays on (from the
-                // connection made ahead when there is one); not a new play, so nothing is recorded or reported.
-                player.play(playable(current))
-                inPlayer = current.stationuuid
-                inPlayerIsAhead = false
-            }
-        }
-        if needle.isTurning { followNeedle(at: time) } else { endSweep() }
+        carryOut(tuning.tick(at: time, tuningContext))
         refresh()
     }
 
@@ -267,9 +250,7 @@ public final class RadioController: @unchecked Sendable {
     func handleNow(_ kind: InputEvent.Kind, at time: UInt64) {
         switch kind {
         case .detent(let delta):
-            needle.turn(delta, on: configuration.dial.band, at: max(time, 1))
-            pace.detent(delta, at: time)
-            followNeedle(at: time)
+            carryOut(tuning.turn(delta, at: time, tuningContext))
         case .volumeChange(let percent):
             carryOut(.changeVolume(byPercent: percent))
         case .button(let name, let action):
@@ -311,7 +292,7 @@ public final class RadioController: @unchecked Sendable {
         } else if let current {
             if !isActive { tune(current, fromHistory: false) }
         } else if let entry = activeBand.closest(to: needle.kHz, direction: needle.direction), let station = lookup(entry.stationuuid) {
-            needle.place(at: entry.kHz)
+            tuning.place(at: entry.kHz)
             tune(station, fromHistory: false)
         }
     }
@@ -355,51 +336,45 @@ public final class RadioController: @unchecked Sendable {
     private func switchBand() {
         mode = mode == .nearby ? .favorites : .nearby
         if let current, let kHz = activeBand.frequency(of: current.stationuuid) {
-            needle.place(at: kHz)
+            tuning.place(at: kHz)
         } else if let first = activeBand.closest(to: needle.kHz) {
-            needle.place(at: first.kHz)
+            tuning.place(at: first.kHz)
         }
         // A station tuned ahead on the band left is not what plays: the station that played does again.
-        if let current, inPlayer != current.stationuuid || inPlayerIsAhead, isActive {
+        if let current, tuning.isAhead(of: current.stationuuid), isActive {
             player.play(playable(current))
-            inPlayer = current.stationuuid
-            inPlayerIsAhead = false
+            tuning.tuned(current.stationuuid)
         }
-        endSweep()
+        carryOut(tuning.endSweep())
         persist()
         warmNeighbours()
     }
 
-    // MARK: The sweep (on the queue)
+    // MARK: The knob (on the queue)
 
-    /// While the knob turns: the station nearest the needle is tuned ahead (not while the knob spins fast),
-    /// and with `[dial] sweep` it is heard at its level under the needle (``SweepCurve``), hiss between;
-    /// spinning, only hiss. A paused radio only moves its needle.
-    private func followNeedle(at time: UInt64) {
-        guard needle.isTurning else { return }
-        if case .paused = playerStatus.state { return }
-        let fast = pace.isFast(at: time)
-        if !fast, let entry = activeBand.closest(to: needle.kHz, direction: needle.direction), entry.stationuuid != inPlayer,
-           let station = lookup(entry.stationuuid) {
-            player.prepare(playable(station))
-            inPlayer = entry.stationuuid
-            inPlayerIsAhead = true
-        }
-        guard configuration.dial.sweep else { return }
-        var level = 0.0
-        if !fast, let uuid = inPlayer, let kHz = activeBand.frequency(of: uuid) {
-            level = SweepCurve.level(needleKHz: needle.kHz, stationKHz: kHz, band: activeBand.band)
-        }
-        guard level != sweepLevel else { return }
-        sweepLevel = level
-        player.setSweep(level: level, noise: configuration.dial.sweepNoise)
+    /// What the knob's reducer needs to know of the radio.
+    private var tuningContext: Tuning.Context {
+        var paused = false
+        if case .paused = playerStatus.state { paused = true }
+        return Tuning.Context(dial: activeBand, current: current?.stationuuid, isActive: isActive, isPaused: paused,
+                              settings: configuration.dial)
     }
 
-    /// The knob rested or the needle was placed: the programme back at full, the hiss gone (ramped by the player).
-    private func endSweep() {
-        guard sweepLevel != nil else { return }
-        sweepLevel = nil
-        player.setSweep(level: nil, noise: configuration.dial.sweepNoise)
+    /// Carries out what the knob's reducer decided, in its order.
+    private func carryOut(_ effects: [Tuning.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .prepare(let uuid):
+                if let station = lookup(uuid) { player.prepare(playable(station)) }
+            case .sweep(let level):
+                player.setSweep(level: level, noise: configuration.dial.sweepNoise)
+            case .tune(let uuid):
+                if let station = lookup(uuid) { tune(station, fromHistory: false) }
+            case .playAgain(let uuid):
+                // Not a new play: nothing is recorded or reported.
+                if let current, current.stationuuid == uuid { player.play(playable(current)) }
+            }
+        }
     }
 
     /// Moves `steps` stations along the band shown (wrapping at its ends) and tunes the one reached.
@@ -456,13 +431,12 @@ public final class RadioController: @unchecked Sendable {
         typedStations = typedStations.filter { $0.key == station.stationuuid || history.entries.contains($0.key) }
         current = station
         pausedAt = nil
-        if let kHz = activeBand.frequency(of: station.stationuuid) { needle.place(at: kHz) }
+        if let kHz = activeBand.frequency(of: station.stationuuid) { tuning.place(at: kHz) }
         let playable = playable(station)
         player.play(playable)
-        inPlayer = station.stationuuid
-        inPlayerIsAhead = false
+        tuning.tuned(station.stationuuid)
         // After the play: a station tuned ahead is adopted at the sweep's level, then ramps to full.
-        endSweep()
+        carryOut(tuning.endSweep())
         // A station tuned ahead plays on from where it is (the player adopts it); any other is connecting.
         let reported = player.status
         playerStatus = reported.station == playable ? reported : PlayerStatus(state: .connecting, station: playable, title: nil, streamName: nil)
@@ -575,7 +549,7 @@ public final class RadioController: @unchecked Sendable {
             logger.error("nearby band not built", metadata: ["error": "\(error)"])
         }
         rebuildFavorites()
-        if !configuration.dial.band.contains(needle.kHz) { needle.place(at: configuration.dial.band.startKHz) }
+        if !configuration.dial.band.contains(needle.kHz) { tuning.place(at: configuration.dial.band.startKHz) }
     }
 
     private func rebuildFavorites() {
