@@ -88,8 +88,10 @@ public final class Daemon {
             onNotice: { controller.setNotice($0, from: "catalog") }, onSynced: { controller.reload() })
         let simulatedInput = mode == .appliance ? nil : SimulatedInput(
             settings: configuration.hardware, logger: Logger(label: "wavedial.hardware"), onEvent: { controller.handle($0) })
+        let edits = DataChangeWriter(database: database, controller: controller, logger: Logger(label: "wavedial.control"))
         let answer: @Sendable (ControlCommand) -> ControlResponse = { [self, simulated = simulatedInput?.backend] command in
-            respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulated)
+            edits.respond(to: command)
+                ?? respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulated)
         }
 
         // In the order they start (each may rely on those before it); they stop in reverse.

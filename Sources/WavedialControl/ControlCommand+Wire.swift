@@ -98,6 +98,29 @@ extension ControlCommand: Codable {
                 throw refuse("sim_ir steps (autorepeats while held) must be from 0 to \(Self.maximumSimulatedRepeats)")
             }
             self = .simIR(key: key, repeats: repeats)
+        case "favorite_add", "favorite_remove", "favorite_move":
+            guard let uuid = wire.value?.trimmingCharacters(in: .whitespaces).lowercased(), !uuid.isEmpty,
+                  uuid.utf8.count <= Self.maximumStationIDLength else {
+                throw refuse("\(wire.command) needs a stationuuid")
+            }
+            switch wire.command {
+            case "favorite_add": self = .favoriteAdd(stationuuid: uuid)
+            case "favorite_remove": self = .favoriteRemove(stationuuid: uuid)
+            default:
+                guard let position = wire.steps, (1...Self.maximumFavoritePosition).contains(position) else {
+                    throw refuse("favorite_move needs a position (steps) from 1 to \(Self.maximumFavoritePosition)")
+                }
+                self = .favoriteMove(stationuuid: uuid, position: position)
+            }
+        case "favorites_import":
+            guard let text = wire.value, !text.isEmpty else { throw refuse("favorites_import needs a favorites file's text") }
+            self = .favoritesImport(text)
+        case "location_set":
+            guard let latitude = wire.latitude, let longitude = wire.longitude, (-90...90).contains(latitude),
+                  (-180...180).contains(longitude) else {
+                throw refuse("location_set needs latitude (-90 to 90) and longitude (-180 to 180) in degrees")
+            }
+            self = .locationSet(Coordinate(latitude: latitude, longitude: longitude))
         case "alarm_add":
             guard let alarm = wire.alarm else { throw refuse("alarm_add needs an alarm: time, days, stationuuid") }
             self = .alarmAdd(alarm)
@@ -122,9 +145,11 @@ private struct WireRequest: Codable {
     var knob: String?
     var edges: [SignalEdge]?
     var alarm: AlarmRequest?
+    var latitude: Double?
+    var longitude: Double?
 
     init(command: String, value: String? = nil, steps: Int? = nil, long: Bool? = nil, knob: String? = nil,
-         edges: [SignalEdge]? = nil, alarm: AlarmRequest? = nil) {
+         edges: [SignalEdge]? = nil, alarm: AlarmRequest? = nil, coordinate: Coordinate? = nil) {
         self.command = command
         self.value = value
         self.steps = steps
@@ -132,6 +157,8 @@ private struct WireRequest: Codable {
         self.knob = knob
         self.edges = edges
         self.alarm = alarm
+        latitude = coordinate?.latitude
+        longitude = coordinate?.longitude
     }
 
     init(_ command: ControlCommand) {
@@ -145,6 +172,14 @@ private struct WireRequest: Codable {
             self.init(command: name, value: level.map(String.init))
         case .dataChanged(let change):
             self.init(command: name, value: change.rawValue)
+        case .favoriteAdd(let uuid), .favoriteRemove(let uuid):
+            self.init(command: name, value: uuid)
+        case .favoriteMove(let uuid, let position):
+            self.init(command: name, value: uuid, steps: position)
+        case .locationSet(let coordinate):
+            self.init(command: name, coordinate: coordinate)
+        case .favoritesImport(let text):
+            self.init(command: name, value: text)
         case .sleep(let seconds):
             self.init(command: name, value: seconds.map { $0 == 0 ? "off" : "\($0)s" })
         case .simTurn(let steps, let knob):

@@ -37,8 +37,19 @@ public enum ControlCommand: Sendable, Equatable {
     case sync
     /// The configuration read again.
     case reload
-    /// The CLI changed the database under the running daemon: its bands follow.
+    /// The favorites or the location changed in the database (the daemon's own writes for the CLI, or a
+    /// client that wrote the database itself): the bands follow, the configuration stays (that is `reload`).
     case dataChanged(DataChange)
+    /// The CLI's changes while the daemon runs, which writes them (`wavedial fav add|remove|move`,
+    /// `wavedial location set`); the bands follow.
+    case favoriteAdd(stationuuid: String)
+    case favoriteRemove(stationuuid: String)
+    /// To `position`, 1 the first.
+    case favoriteMove(stationuuid: String, position: Int)
+    case locationSet(Coordinate)
+    /// A part of a favorites file (``FavoritesFile``: a JSON export or an M3U playlist, as `fav import` reads
+    /// it), checked again and imported by the daemon; a file larger than a request comes in parts.
+    case favoritesImport(String)
     /// The sleep timer: seconds from now (0: off); nil asks for the status only.
     case sleep(seconds: Int?)
     /// The simulated knob turned by `steps` detents (never 0).
@@ -76,6 +87,10 @@ public enum ControlCommand: Sendable, Equatable {
     public static let maximumSimulatedSteps = 10_000
     /// The most autorepeats one `sim_ir` request holds a key for (about 12 s of the kernel's default rate).
     public static let maximumSimulatedRepeats = 100
+    /// The longest stationuuid a request names (Radio Browser's are 36 characters).
+    public static let maximumStationIDLength = 128
+    /// The last position a favorite can be moved to (more favorites than an import may hold).
+    public static let maximumFavoritePosition = 100_000
 
     /// The command's name on the wire.
     public var name: String {
@@ -95,6 +110,11 @@ public enum ControlCommand: Sendable, Equatable {
         case .sync: return "sync"
         case .reload: return "reload"
         case .dataChanged: return "data_changed"
+        case .favoriteAdd: return "favorite_add"
+        case .favoriteRemove: return "favorite_remove"
+        case .favoriteMove: return "favorite_move"
+        case .locationSet: return "location_set"
+        case .favoritesImport: return "favorites_import"
         case .sleep: return "sleep"
         case .simTurn: return "sim_turn"
         case .simPress: return "sim_press"

@@ -12,6 +12,12 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     public var sync: CatalogSyncSummary?
     /// `alarm_*`: the alarms after the request.
     public var alarms: [AlarmListing]?
+    /// `favorite_add`: whether it was added (false: it was a favorite already).
+    public var added: Bool?
+    /// `favorite_move`: the position it took (the last one when asked for one past the end).
+    public var position: Int?
+    /// `favorites_import`: how many were added (those already favorites keep their place).
+    public var imported: Int?
 
     public init(ok: Bool, error: String? = nil, status: RadioStatus? = nil, lines: [String]? = nil,
                 sync: CatalogSyncSummary? = nil) {

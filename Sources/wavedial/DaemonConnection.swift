@@ -14,6 +14,12 @@ struct DaemonConnection {
 
     var isDaemonRunning: Bool { client.isDaemonRunning }
 
+    /// The running daemon's connection, or nil when none runs (the CLI then writes the database itself).
+    static func running(_ global: GlobalOptions) throws -> DaemonConnection? {
+        let connection = try DaemonConnection(global)
+        return connection.isDaemonRunning ? connection : nil
+    }
+
     /// Sends `command`; a refusal or an unreachable daemon becomes one clear line and an exit code.
     @discardableResult
     func send(_ command: ControlCommand) throws -> ControlResponse {
@@ -25,12 +31,5 @@ struct DaemonConnection {
         }
         guard response.ok else { throw CLIError(response.error ?? "the daemon refused", exitCode: ExitStatus.failure) }
         return response
-    }
-
-    /// Tells a running daemon that the database changed under it, so its bands follow (its
-    /// configuration is not read again); silent when it is not running.
-    static func notifyChange(_ change: ControlCommand.DataChange, _ global: GlobalOptions) {
-        guard let connection = try? DaemonConnection(global, timeoutSeconds: 5), connection.isDaemonRunning else { return }
-        _ = try? connection.client.send(.dataChanged(change))
     }
 }

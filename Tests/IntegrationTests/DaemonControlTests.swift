@@ -81,21 +81,33 @@ final class DaemonControlTests: XCTestCase {
         XCTAssertEqual(try tunedStation(), "00000000-0000-4000-8000-0000000000a1")
     }
 
-    /// The CLI changes favorites in the database; the running daemon hears it as a data change (its
-    /// favorites follow at once) and does not read its configuration again, as a `reload` would.
-    func testFavoritesChangedByTheCLIReachTheRunningDaemonAsADataChange() throws {
+    /// With the daemon running, the CLI's changes to the favorites and the location are written by the
+    /// daemon (its log says so), whose favorites and bands follow at once; its configuration is not read again,
+    /// as a `reload` would.
+    func testFavoritesAndTheLocationChangedByTheCLIAreWrittenByTheRunningDaemon() throws {
         XCTAssertEqual(try cli.run("tune", "Jazz 94.1").status, 0)
         func isFavorite() throws -> Bool? { (try cli.run("status", "--json").json() as? [String: Any])?["favorite"] as? Bool }
         XCTAssertEqual(try isFavorite(), false)
         let add = try cli.run("fav", "add", "Jazz 94.1")
         XCTAssertEqual(add.status, 0, add.stderr)
         XCTAssertEqual(try isFavorite(), true, "the daemon knows the new favorite at once")
+        XCTAssertEqual(try cli.run("fav", "add", "Jazz 94.1").stdout, "Jazz 94.1 is already a favorite\n")
+        XCTAssertEqual(try cli.run("fav", "move", "Jazz 94.1", "5").stdout, "moved Jazz 94.1 to position 1\n", "there is one favorite")
         XCTAssertEqual(try cli.run("fav", "remove", "Jazz 94.1").status, 0)
         XCTAssertEqual(try isFavorite(), false)
+        let playlist = directory.path("favorites.m3u")
+        try "#EXTM3U\n#EXTINF:-1,Jazz\nhttp://127.0.0.1:1/jazz\n#EXTINF:-1,Home\nhttp://192.168.1.5:8000/live\n"
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try cli.run("fav", "import", playlist).stdout, "imported 2 favorites (0 were already there)\n")
+        XCTAssertEqual(try cli.run("fav", "import", playlist).stdout, "imported 0 favorites (2 were already there)\n")
+        XCTAssertEqual((try cli.run("fav", "list", "--json").json() as? [Any])?.count, 2)
         XCTAssertEqual(try cli.run("location", "set", "52.5", "13.4").status, 0)
         XCTAssertEqual(try tunedStation(), "00000000-0000-4000-8000-0000000000a1")
         let log = daemon?.log ?? ""
         XCTAssertFalse(log.contains("configuration reloaded"), "a data change is not a reload:\n\(log)")
+        for command in ["favorite_add", "favorite_move", "favorite_remove", "favorites_import", "location_set"] {
+            XCTAssertTrue(log.contains("written for the CLI") && log.contains(command), "\(command) written by the daemon:\n\(log)")
+        }
         // A data change names what changed.
         let fd = try StreamSocketProbe.connect(socketPath)
         defer { close(fd) }

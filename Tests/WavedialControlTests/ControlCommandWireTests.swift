@@ -47,6 +47,10 @@ final class ControlCommandWireTests: XCTestCase {
             (#"{"command":"alarm_add","alarm":{"time":"07:00","days":"mon-fri"}}"#, .alarmAdd(AlarmRequest(time: "07:00", days: "mon-fri"))),
             (#"{"command":"alarm_enable","value":" 3 "}"#, .alarmEnable(id: 3)),
             (#"{"command":"subscribe","ignored":"field"}"#, .subscribe),
+            (#"{"command":"favorite_add","value":" AAAA-1 "}"#, .favoriteAdd(stationuuid: "aaaa-1")),
+            (#"{"command":"favorite_move","value":"u-1","steps":3}"#, .favoriteMove(stationuuid: "u-1", position: 3)),
+            (#"{"command":"location_set","latitude":-33.92,"longitude":18.42}"#,
+             .locationSet(Coordinate(latitude: -33.92, longitude: 18.42))),
         ]
         for (line, expected) in cases {
             XCTAssertEqual(try decode(line), expected, line)
@@ -77,6 +81,8 @@ final class ControlCommandWireTests: XCTestCase {
             .simEdges([SignalEdge(line: "play", level: 1, afterNanoseconds: 5)]),
             .alarmAdd(AlarmRequest(time: "06:30", days: nil, stationuuid: "u-1", stationName: "Bob")), .alarmList,
             .alarmRemove(id: Int64.max), .alarmEnable(id: -1), .alarmDisable(id: 0),
+            .favoriteAdd(stationuuid: "u-1"), .favoriteRemove(stationuuid: "u-2"), .favoriteMove(stationuuid: "u-3", position: 1),
+            .locationSet(Coordinate(latitude: 90, longitude: -180)), .favoritesImport("#EXTM3U\nhttp://a.example/\n"),
         ] + ControlCommand.Button.allCases.flatMap { [.simPress($0, long: false), .simPress($0, long: true)] }
         for command in commands {
             let line = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
@@ -107,6 +113,14 @@ final class ControlCommandWireTests: XCTestCase {
             (#"{"command":"alarm_add"}"#, "alarm_add needs an alarm: time, days, stationuuid"),
             (#"{"command":"alarm_remove","value":"x"}"#, "alarm_remove needs an alarm's id (see 'wavedial alarm list')"),
             (#"{"command":"alarm_disable","value":"99999999999999999999"}"#, "alarm_disable needs an alarm's id (see 'wavedial alarm list')"),
+            (#"{"command":"favorite_add"}"#, "favorite_add needs a stationuuid"),
+            (#"{"command":"favorites_import","value":""}"#, "favorites_import needs a favorites file's text"),
+            (#"{"command":"favorite_remove","value":"\#(String(repeating: "u", count: 129))"}"#, "favorite_remove needs a stationuuid"),
+            (#"{"command":"favorite_move","value":"u-1","steps":0}"#, "favorite_move needs a position (steps) from 1 to 100000"),
+            (#"{"command":"location_set","latitude":91,"longitude":0}"#,
+             "location_set needs latitude (-90 to 90) and longitude (-180 to 180) in degrees"),
+            (#"{"command":"location_set","latitude":52}"#, "location_set needs latitude (-90 to 90) and longitude (-180 to 180) in degrees"),
+            (#"{"command":"location_set","latitude":1e999,"longitude":0}"#, #"not a JSON request object with a "command""#),
         ]
         for (line, words) in cases {
             XCTAssertEqual(refusal(line), words, line)

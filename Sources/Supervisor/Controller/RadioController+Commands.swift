@@ -60,7 +60,8 @@ extension RadioController {
             handleNow(.button(name: button.rawValue, action: long ? .long : .click), at: now)
         case .simIR(let key, let repeats):
             return pressRemoteKey(key, repeats: repeats)
-        case .subscribe, .lcd, .sync, .reload, .simEdges, .sleep, .alarmAdd, .alarmList, .alarmRemove, .alarmEnable, .alarmDisable:
+        case .subscribe, .lcd, .sync, .reload, .simEdges, .sleep, .alarmAdd, .alarmList, .alarmRemove, .alarmEnable, .alarmDisable,
+             .favoriteAdd, .favoriteRemove, .favoriteMove, .favoritesImport, .locationSet:
             return "\(command.name) is not the radio's to answer"
         }
         return nil

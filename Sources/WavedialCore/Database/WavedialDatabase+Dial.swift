@@ -21,27 +21,9 @@ public struct DialPlan: Sendable, Equatable {
 }
 
 extension WavedialDatabase {
-    /// The nearby band: the nearby set placed on `settings.band`, keeping every stored
-    /// frequency of a station still in the set. A new location (or band) starts afresh.
-    /// The plan is stored durably, so "jazz is at 94.1" survives syncs and restarts.
-    /// - Returns: the band and the stations on it, nearest first.
-    public func nearbyBand(
-        location: Coordinate, countryCode: String?, settings: DialSettings
-    ) throws -> (band: DialBand, stations: [NearbyStation]) {
-        let (plan, stations) = try planNearbyBand(location: location, countryCode: countryCode, settings: settings)
-        try storeDialPlan(plan)
-        return (plan.band, stations)
-    }
-
-    /// The favorites band: the favorites (snapshots, so vanished stations stay) placed on `band`,
-    /// the plan stored durably.
-    public func favoritesBand(_ band: Band) throws -> (band: DialBand, favorites: [Favorite]) {
-        let (plan, favorites) = try planFavoritesBand(band)
-        try storeDialPlan(plan)
-        return (plan.band, favorites)
-    }
-
-    /// The nearby band as ``nearbyBand(location:countryCode:settings:)`` would store it, without writing.
+    /// The nearby band: the nearby set placed on `settings.band`, keeping every stored frequency of a station
+    /// still in the set (a new location, or band, starts afresh). Reads only: ``storeDialPlan(_:)`` stores it,
+    /// so "jazz is at 94.1" survives syncs and restarts. - Returns: the plan and the stations on it, nearest first.
     public func planNearbyBand(
         location: Coordinate, countryCode: String?, settings: DialSettings
     ) throws -> (plan: DialPlan, stations: [NearbyStation]) {
@@ -62,7 +44,8 @@ extension WavedialDatabase {
         return (plan, stations)
     }
 
-    /// The favorites band as ``favoritesBand(_:)`` would store it, without writing.
+    /// The favorites band: the favorites (snapshots, so vanished stations stay) placed on `band`. Reads only:
+    /// ``storeDialPlan(_:)`` stores it.
     public func planFavoritesBand(_ band: Band) throws -> (plan: DialPlan, favorites: [Favorite]) {
         let favorites = try favorites()
         let candidates = favorites.map {

@@ -137,6 +137,45 @@ public enum FavoritesFile {
         return text
     }
 
+    /// `entries` written back as favorites files that ``parse(_:)`` reads as them, each at most about
+    /// `maximumBytes` (an entry larger than that is a file of its own): a JSON export for station records, an
+    /// M3U playlist for stream entries. The CLI hands a running daemon an import this way, a request at a time.
+    public static func texts(of entries: [Entry], maximumBytes: Int) -> [String] {
+        var texts: [String] = []
+        var stations: [Station] = []
+        var streams: [(url: String, name: String?)] = []
+        var size = 0
+        func flush() {
+            if !stations.isEmpty, let json = try? JSONEncoder().encode(stations) { texts.append(String(decoding: json, as: UTF8.self)) }
+            if !streams.isEmpty {
+                texts.append("#EXTM3U\n" + streams.map { "#EXTINF:-1,\($0.name ?? "")\n\($0.url)\n" }.joined())
+            }
+            stations = []
+            streams = []
+            size = 0
+        }
+        for entry in entries {
+            let cost: Int
+            switch entry {
+            case .station(let station): cost = (try? JSONEncoder().encode(station).count) ?? 0
+            case .stream(let url, let name): cost = url.utf8.count + (name?.utf8.count ?? 0) + 16
+            }
+            let kindChanges: Bool
+            switch entry {
+            case .station: kindChanges = !streams.isEmpty
+            case .stream: kindChanges = !stations.isEmpty
+            }
+            if kindChanges || (size > 0 && size + cost > maximumBytes) { flush() }
+            switch entry {
+            case .station(let station): stations.append(station)
+            case .stream(let url, let name): streams.append((url, name))
+            }
+            size += cost
+        }
+        flush()
+        return texts
+    }
+
     /// The stationuuid of a playlist entry the catalog does not know, derived from its URL (FNV-1a,
     /// two seeds, in UUID form), so that importing the same playlist twice does not duplicate it.
     public static func syntheticUUID(for url: String) -> String {

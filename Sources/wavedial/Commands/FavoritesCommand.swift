@@ -43,9 +43,11 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let (_, database) = try global.open()
             let station = try StationResolver(database: database).station(station)
-            if try database.addFavorite(station) {
+            // With the daemon running, it writes (its bands follow); else the CLI does.
+            let added = try DaemonConnection.running(global).map { try $0.send(.favoriteAdd(stationuuid: station.stationuuid)).added ?? false }
+                ?? database.addFavorite(station)
+            if added {
                 Output.line("added \(station.name) to the favorites")
-                DaemonConnection.notifyChange(.favorites, global)
             } else {
                 Output.line("\(station.name) is already a favorite")
             }
@@ -60,9 +62,12 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
-            try database.removeFavorite(favorite.stationuuid)
+            if let daemon = try DaemonConnection.running(global) {
+                try daemon.send(.favoriteRemove(stationuuid: favorite.stationuuid))
+            } else {
+                try database.removeFavorite(favorite.stationuuid)
+            }
             Output.line("removed \(favorite.snapshot.name) from the favorites")
-            DaemonConnection.notifyChange(.favorites, global)
         }
     }
 
@@ -79,9 +84,10 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let (_, database) = try global.open()
             let favorite = try StationResolver(database: database).favorite(station)
-            let placed = try database.moveFavorite(favorite.stationuuid, to: position) ?? position
-            Output.line("moved \(favorite.snapshot.name) to position \(placed)")
-            DaemonConnection.notifyChange(.favorites, global)
+            let placed = try DaemonConnection.running(global).map {
+                try $0.send(.favoriteMove(stationuuid: favorite.stationuuid, position: position)).position
+            } ?? database.moveFavorite(favorite.stationuuid, to: position)
+            Output.line("moved \(favorite.snapshot.name) to position \(placed ?? position)")
         }
     }
 
@@ -109,6 +115,10 @@ struct FavoritesCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The file to import.") var file: String
 
+        /// A part of the file the daemon is sent: its request, escaped as JSON, stays under the control
+        /// socket's 16 KiB.
+        static let partBytes = 6 * 1024
+
         func run() throws {
             let (_, database) = try global.open()
             let data: Data
@@ -123,9 +133,13 @@ struct FavoritesCommand: ParsableCommand {
             } catch {
                 throw CLIError("\(file): \(error); nothing was imported", exitCode: ExitStatus.usage)
             }
-            let added = try database.importFavorites(entries)
+            // With the daemon running, it imports (its bands follow), a request's worth at a time; else the CLI does.
+            let added = try DaemonConnection.running(global).map { daemon in
+                try FavoritesFile.texts(of: entries, maximumBytes: Self.partBytes).reduce(0) {
+                    $0 + (try daemon.send(.favoritesImport($1)).imported ?? 0)
+                }
+            } ?? database.importFavorites(entries)
             print("imported \(added) favorites (\(entries.count - added) were already there)")
-            DaemonConnection.notifyChange(.favorites, global)
         }
     }
 }

@@ -64,10 +64,15 @@ struct LocationCommand: ParsableCommand {
         }
 
         func run() throws {
-            let (_, database) = try global.open()
-            try database.setLocation(Coordinate(latitude: latitude, longitude: longitude))
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            // With the daemon running, it writes (its bands follow); else the CLI does.
+            if let daemon = try DaemonConnection.running(global) {
+                try daemon.send(.locationSet(coordinate))
+            } else {
+                let (_, database) = try global.open()
+                try database.setLocation(coordinate)
+            }
             print(String(format: "location set to %.5f, %.5f", latitude, longitude))
-            DaemonConnection.notifyChange(.location, global)
         }
     }
 }

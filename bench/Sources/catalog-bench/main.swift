@@ -68,7 +68,9 @@ try measure("search (11 kinds, limit 20)", iterations: iterations) { i in
 var settings = DialSettings()
 try measure("dial band (nearby 60 + plan + store)", iterations: max(10, iterations / 10)) { i in
     let city = cities[i % 2]
-    return try database.nearbyBand(location: Coordinate(latitude: city.1, longitude: city.2), countryCode: city.3,
-                                   settings: settings).band.entries.count
+    let (plan, _) = try database.planNearbyBand(location: Coordinate(latitude: city.1, longitude: city.2), countryCode: city.3,
+                                                settings: settings)
+    try database.storeDialPlan(plan)
+    return plan.band.entries.count
 }
 _ = settings

@@ -3,6 +3,7 @@
 // from the kernel's event timestamp to the decoded event. Run with bench/gpio/run.sh.
 import Foundation
 import Hardware
+import Threads
 import Logging
 import WavedialTestSupport
 

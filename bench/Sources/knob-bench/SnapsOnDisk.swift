@@ -5,6 +5,7 @@ import Logging
 import Supervisor
 import Threads
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// Detent → LCD while the knob also rests: each rest snaps the needle to a station, which is tuned and
@@ -48,21 +49,29 @@ func detentsAmongSnaps(_ detents: Int) throws {
     ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
     ticker.setEventHandler { controller.tick() }
     ticker.resume()
+    // Mid-band, so the turns (20 detents of 3 channels each way) never meet an end of the band, where a
+    // detent moves nothing and no frame would show it.
+    _ = controller.perform(.tune("98.0"))
     usleep(300_000)
     var afterRest: [Double] = []
+    var lastEvent = MonotonicClock.now()
     var turning: [Double] = []
-    var snaps = 0
     for i in 0..<detents {
         // Three detents in four come at a hand's pace; every fourth after a rest long enough to snap.
         let rested = i % 4 == 0 && i > 0
+        // Nothing asks the controller anything meanwhile: a question would wait on its queue, and the
+        // detent after it would not.
         if rested {
-            let before = controller.status.station?.stationuuid
-            usleep(UInt32(configuration.dial.snapDelayMilliseconds) * 1000 + UInt32.random(in: 20_000...80_000))
-            if controller.status.station?.stationuuid != before { snaps += 1 }
+            // Just after the snap (the tick after the rest comes within 20 ms), while its writes would be under way.
+            let snap = lastEvent + UInt64(configuration.dial.snapDelayMilliseconds) * 1_000_000
+            let at = snap + UInt64.random(in: 20_000_000...60_000_000)
+            let now = MonotonicClock.now()
+            if at > now { usleep(UInt32((at - now) / 1000)) }
         }
         let before = bus.lastEnd
         let event = MonotonicClock.now()
-        controller.handle(InputEvent(.detent(delta: i % 80 < 40 ? 3 : -3), at: event))
+        lastEvent = event
+        controller.handle(InputEvent(.detent(delta: i % 40 < 20 ? 3 : -3), at: event))
         let deadline = event + 2_000_000_000
         while bus.lastEnd == before && MonotonicClock.now() < deadline { usleep(200) }
         usleep(20_000)
@@ -73,10 +82,11 @@ func detentsAmongSnaps(_ detents: Int) throws {
     ticker.cancel()
     controller.shutdown()
     loop.stop()
+    let snaps = try database.playHistory(limit: 1000).count - 1
     afterRest.sort()
     turning.sort()
     let fsync = ProcessInfo.processInfo.environment["SLOW_FSYNC_MS"].map { "fsync +\($0) ms" } ?? "fsync as the disk has it"
-    print(String(format: "detent → LCD, 16x2, first detent after a rest (%d snaps), %@: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
+    print(String(format: "detent → LCD, 16x2, first detent after a rest (%d stations rested on), %@: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
                  snaps, fsync, percentile(afterRest, 0.5), percentile(afterRest, 0.99), afterRest.last ?? 0, afterRest.count))
     print(String(format: "detent → LCD, 16x2, while turning, %@: p50 %.2f ms  p99 %.2f ms  max %.2f ms  (%d detents)",
                  fsync, percentile(turning, 0.5), percentile(turning, 0.99), turning.last ?? 0, turning.count))

@@ -4,6 +4,7 @@ import Foundation
 import Hardware
 import Logging
 import Supervisor
+import Threads
 import WavedialConfig
 import WavedialCore
 
