@@ -32,6 +32,54 @@ public struct RadioStatus: Codable, Sendable, Equatable {
         public var isActive: Bool { self == .connecting || self == .buffering || self == .playing }
     }
 
+    /// Why the radio does not play as asked: a kind clients tell apart, on the wire in the LCD's words
+    /// (`"Station offline"`), as `error` has always been.
+    public enum Problem: Equatable, Sendable, Codable, CustomStringConvertible {
+        case stationOffline
+        case noNetwork
+        case formatNotSupported
+        case notResponding
+        case streamEnded
+        case audioDevice
+        /// A dropped stream being reconnected (while the buffer still plays, or after it ran out).
+        case reconnecting
+        /// A device that is down.
+        case lcdOffline
+        case knobOffline
+        case remoteOffline
+        /// Other words: a failure the LCD names by its kind ("Address not allowed").
+        case other(String)
+
+        private static let known: [(Problem, String)] = [
+            (.stationOffline, "Station offline"), (.noNetwork, "No network"), (.formatNotSupported, "Format not supported"),
+            (.notResponding, "Station not responding"), (.streamEnded, "Stream ended"), (.audioDevice, "Audio device error"),
+            (.reconnecting, "Reconnecting"), (.lcdOffline, "LCD offline"), (.knobOffline, "Knob offline"),
+            (.remoteOffline, "Remote offline"),
+        ]
+
+        /// The kind these words name, else ``other(_:)``.
+        public init(words: String) {
+            self = Self.known.first { $0.1 == words }?.0 ?? .other(words)
+        }
+
+        /// The LCD's words.
+        public var words: String {
+            if case .other(let words) = self { return words }
+            return Self.known.first { $0.0 == self }?.1 ?? ""
+        }
+
+        public var description: String { words }
+
+        public init(from decoder: Decoder) throws {
+            self.init(words: try decoder.singleValueContainer().decode(String.self))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(words)
+        }
+    }
+
     public var state: State
     public var station: StationInfo?
     public var title: String?
@@ -39,8 +87,8 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     public var volume: Int
     public var muted: Bool
     public var favorite: Bool
-    /// Why playback failed, in the LCD's words; nil unless failed.
-    public var error: String?
+    /// Why playback failed, or a device that is down; nil when nothing is wrong.
+    public var error: Problem?
     /// The band the knob moves over.
     public var band: DialBandKind
     public var needleMHz: Double
@@ -58,7 +106,7 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     public var alarmTone: Bool?
 
     public init(state: State, station: StationInfo?, title: String?, volume: Int, muted: Bool, favorite: Bool,
-                error: String?, band: DialBandKind, needleMHz: Double, connectingDetail: String?, errorDetail: String?) {
+                error: Problem?, band: DialBandKind, needleMHz: Double, connectingDetail: String?, errorDetail: String?) {
         self.state = state
         self.station = station
         self.title = title

@@ -160,6 +160,15 @@ final class ControlCommandWireTests: XCTestCase {
                        ["idle", "connecting", "buffering", "playing", "paused", "failed", "tuning"])
         status.state = .paused
         XCTAssertEqual(try JSONDecoder().decode(RadioStatus.self, from: JSONEncoder().encode(status)), status)
+        status.error = .stationOffline
+        let failed = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(status)) as? [String: Any])
+        XCTAssertEqual(failed["error"] as? String, "Station offline", "the LCD's words on the wire")
+        for problem in [RadioStatus.Problem.noNetwork, .reconnecting, .knobOffline, .other("Address not allowed")] {
+            status.error = problem
+            XCTAssertEqual(try JSONDecoder().decode(RadioStatus.self, from: JSONEncoder().encode(status)).error, problem)
+        }
+        XCTAssertEqual(RadioStatus.Problem(words: "Station not responding"), .notResponding)
+        XCTAssertEqual(RadioStatus.Problem(words: "Something new"), .other("Something new"), "words of a newer daemon still read")
         let unknown = #"{"state":"dancing","volume":1,"muted":false,"favorite":false,"band":"nearby","needle_mhz":90}"#
         XCTAssertThrowsError(try JSONDecoder().decode(RadioStatus.self, from: Data(unknown.utf8)), "a state the protocol does not have")
     }

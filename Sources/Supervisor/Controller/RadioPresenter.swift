@@ -61,7 +61,7 @@ enum RadioPresenter {
             volume: picture.volume,
             muted: picture.muted,
             favorite: picture.current.map { picture.favoriteIDs.contains($0.stationuuid) } ?? false,
-            error: failure.map(\.words) ?? picture.deviceProblem,
+            error: (failure?.words ?? picture.deviceProblem).map(RadioStatus.Problem.init(words:)),
             band: picture.mode,
             needleMHz: band.megahertz(picture.needle.kHz),
             connectingDetail: state == .connecting ? picture.player.connectionStage?.description : nil,

@@ -166,7 +166,7 @@ public struct MpdResponder {
         if let position = position(of: status, in: listing) {
             text += "song: \(position)\nsongid: \(position + 1)\n"
         }
-        if let error = status.error { text += "error: \(Self.printable(error))\n" }
+        if let error = status.error { text += "error: \(Self.printable(error.words))\n" }
         return text
     }
 

@@ -73,7 +73,7 @@ final class TerminalSimulator: @unchecked Sendable {
             let status = controller.status
             let frame = TerminalRenderer(framed: true).render(display.screen)
             let line = "\(status.state)  vol \(status.muted ? "muted" : "\(status.volume)")  band \(status.band)"
-                + (status.error.map { "  (\($0))" } ?? "")
+                + (status.error.map { "  (\($0.words))" } ?? "")
             let text = "\u{1B}[H" + (banner.map { $0 + "\n\n" } ?? "") + frame + "\n" + line.padding(toLength: 60, withPad: " ", startingAt: 0)
                 + "\n\n←/→ turn  space play/pause  b/f back/forward  h favorite  H favorites band  +/- volume  q quit\n"
             if text != last {

@@ -106,7 +106,7 @@ struct WebPage {
     private var stateLine: String {
         guard let status else { return "" }
         var parts = [status.state.rawValue, status.muted ? "muted" : "volume \(status.volume)"]
-        if let error = status.error { parts.append(error) }
+        if let error = status.error { parts.append(error.words) }
         return parts.joined(separator: " · ")
     }
 

@@ -57,7 +57,7 @@ struct StatusCommand: ParsableCommand {
         if let sleep = status.sleepRemainingS.value { parts.append("sleep in \(SleepDuration.text(sleep))") }
         if status.alarmTone == true { parts.append("alarm beeping") }
         if let detail = status.connectingDetail { parts.append(detail) }
-        if let error = status.error { parts.append("error: \(error)" + (status.errorDetail.map { " (\($0))" } ?? "")) }
+        if let error = status.error { parts.append("error: \(error.words)" + (status.errorDetail.map { " (\($0))" } ?? "")) }
         return StationText.printable(parts.joined(separator: " · "))
     }
 }

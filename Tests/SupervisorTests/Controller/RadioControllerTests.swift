@@ -316,7 +316,7 @@ final class RadioControllerTests: XCTestCase {
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
         let status = controller.status
-        XCTAssertEqual(status.error, "Station offline")
+        XCTAssertEqual(status.error, .stationOffline)
         XCTAssertNil(status.connectingDetail)
         let detail = try XCTUnwrap(status.errorDetail)
         XCTAssertTrue(detail.hasPrefix("no such host: evil ]0;pwned "), detail)
@@ -343,19 +343,19 @@ final class RadioControllerTests: XCTestCase {
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "HTTP 404"), willRetry: false),
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
-        XCTAssertEqual(controller.status.error, "Station offline")
+        XCTAssertEqual(controller.status.error, .stationOffline)
         XCTAssertEqual(lastScreen?.phase, .failed(.stationOffline))
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.timedOut, detail: "stalled"), willRetry: true),
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
         XCTAssertEqual(lastScreen?.phase, .failed(.other("Reconnecting")))
-        XCTAssertEqual(controller.status.error, "Reconnecting")
+        XCTAssertEqual(controller.status.error, .reconnecting)
         // Retrying for want of a network says so: the listener should look at the network, not the station.
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.noNetwork, detail: "unreachable"), willRetry: true),
                                    station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
         XCTAssertEqual(lastScreen?.phase, .failed(.noNetwork))
-        XCTAssertEqual(controller.status.error, "No network")
+        XCTAssertEqual(controller.status.error, .noNetwork)
         // A late report about a station switched away from changes nothing.
         _ = controller.perform(.tune("94.1"))
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "old"), willRetry: false),
@@ -380,7 +380,7 @@ final class RadioControllerTests: XCTestCase {
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "HTTP 404"), willRetry: false),
                                    station: player.status.station, title: nil, streamName: nil))
         controller.tick(at: clock)
-        XCTAssertEqual(controller.status.error, "Station offline")
+        XCTAssertEqual(controller.status.error, .stationOffline)
         reply = controller.perform(.tune("101.5"))
         XCTAssertNil(reply.status?.error)
         XCTAssertEqual(reply.status?.state, .connecting)
@@ -390,18 +390,18 @@ final class RadioControllerTests: XCTestCase {
         controller.start(resume: false)
         controller.setNotice("Knob offline", from: "input")
         controller.tick(at: clock)
-        XCTAssertEqual(controller.status.error, "Knob offline", "a device that is down is a fault")
+        XCTAssertEqual(controller.status.error, .knobOffline, "a device that is down is a fault")
         XCTAssertEqual(lastScreen?.phase, .failed(.other("Knob offline")), "shown while nothing plays")
         controller.setNotice("Syncing catalog", from: "catalog")
         controller.tick(at: clock)
-        XCTAssertEqual(controller.status.error, "Knob offline", "sync progress is no error")
+        XCTAssertEqual(controller.status.error, .knobOffline, "sync progress is no error")
 
         _ = controller.perform(.tune("101.5"))
         let station = player.status.station
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.outputFailed, detail: "snd_pcm_writei: No such device"),
                                                   willRetry: true), station: station, title: nil, streamName: nil))
         controller.tick(at: clock)
-        XCTAssertEqual(controller.status.error, "Audio device error", "the player's own failure first; a device is not the network")
+        XCTAssertEqual(controller.status.error, .audioDevice, "the player's own failure first; a device is not the network")
         XCTAssertEqual(lastScreen?.phase, .failed(.audioDevice))
         player.report(PlayerStatus(state: .playing, station: station, title: nil, streamName: nil))
         controller.setNotice(nil, from: "input")

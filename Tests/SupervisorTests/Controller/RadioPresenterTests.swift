@@ -58,7 +58,7 @@ final class RadioPresenterTests: XCTestCase {
         let offline = PlayerState.failed(PlaybackFailure(.stationOffline, detail: "HTTP 404\u{1b}[2J"), willRetry: false)
         let status = RadioPresenter.status(of: picture(player: offline))
         XCTAssertEqual(status.state, .failed)
-        XCTAssertEqual(status.error, "Station offline")
+        XCTAssertEqual(status.error, .stationOffline)
         XCTAssertEqual(status.errorDetail, "HTTP 404 [2J", "no control characters")
         let cases: [(PlayerState, DisplayFailure)] = [
             (.failed(PlaybackFailure(.noNetwork, detail: ""), willRetry: true), .noNetwork),
@@ -80,7 +80,7 @@ final class RadioPresenterTests: XCTestCase {
         idle.notice = "Set location"
         idle.deviceProblem = "LCD offline"
         XCTAssertEqual(RadioPresenter.viewState(of: idle, at: 1, clock: Date()).phase, .failed(.other("Set location")))
-        XCTAssertEqual(RadioPresenter.status(of: idle).error, "LCD offline")
+        XCTAssertEqual(RadioPresenter.status(of: idle).error, .lcdOffline)
     }
 
     /// A pause counts its time-shift; a volume change shows its overlay until its time is up.

@@ -34,13 +34,7 @@ func detentsAmongSnaps(_ detents: Int) throws {
     configuration.location.coordinate = Coordinate(latitude: 52.52, longitude: 13.405)
     configuration.location.countryCode = "DE"
     configuration.dial.snapDelayMilliseconds = 150
-    let bus = TimedI2C(hertz: 100_000)
-    let hd44780 = HD44780(bus: PCF8574Bus(transport: bus), geometry: try LCDGeometry(columns: 16, rows: 2))
-    let loop = DisplayLoop(composer: ScreenComposer(columns: 16, rows: 2, rom: .a00),
-                           lcd: LCDScreenRenderer(display: hd44780, rom: .a00),
-                           initialState: DisplayViewState(phase: .idle, clock: Date()))
-    let thread = Thread { loop.run() }
-    thread.start()
+    let (bus, loop) = try startTimedDisplay(columns: 16, rows: 2)
     let controller = RadioController(configuration: configuration, database: database, player: SilentPlayer(),
                                      display: { loop.update($0) }, logger: Logger(label: "bench"))
     controller.start(resume: false)

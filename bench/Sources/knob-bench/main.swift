@@ -66,13 +66,7 @@ for (columns, rows) in [(16, 2), (20, 4)] {
     configuration.display.columns = columns
     configuration.display.rows = rows
     configuration.dial.snapDelayMilliseconds = 5000  // no snapping during the run: detents only
-    let bus = TimedI2C(hertz: 100_000)
-    let hd44780 = HD44780(bus: PCF8574Bus(transport: bus), geometry: try LCDGeometry(columns: columns, rows: rows))
-    let composer = ScreenComposer(columns: columns, rows: rows, rom: .a00)
-    let loop = DisplayLoop(composer: composer, lcd: LCDScreenRenderer(display: hd44780, rom: .a00),
-                           initialState: DisplayViewState(phase: .idle, clock: Date()))
-    let thread = Thread { loop.run() }
-    thread.start()
+    let (bus, loop) = try startTimedDisplay(columns: columns, rows: rows)
     let controller = RadioController(configuration: configuration, database: database, player: SilentPlayer(),
                                      display: { loop.update($0) }, logger: Logger(label: "bench"))
     controller.start(resume: false)
