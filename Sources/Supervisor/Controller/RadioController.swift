@@ -213,27 +213,40 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Carries out `intent`, on the queue. - Returns: false when there was nothing to do it to
-    /// (no history to go back to, no station tuned to favorite, no such favorite, an empty band).
+    /// Carries out `intent`, on the queue (``IntentDecision`` decides). - Returns: false when there was nothing
+    /// to do it to (no history to go back to, no station tuned to favorite, no such favorite, an empty band).
     @discardableResult
     func carryOut(_ intent: RadioIntent) -> Bool {
         // The listener is awake: a ringing alarm's tone stops (a long press on pause only sets the sleep timer).
         if intent != .cycleSleepTimer { endAlarm() }
-        switch intent {
-        case .play: play()
-        case .pause: pause()
-        case .playPause: if isActive { pause() } else { play() }
-        case .back: return back()
-        case .forward: return forward()
-        case .toggleFavorite: return toggleFavorite() != nil
-        case .switchBand: switchBand()
-        case .toggleMute: toggleMute()
-        case .changeVolume(let percent): setVolume(saved.volume + max(min(percent, 100), -100))
-        case .stepStation(let steps): return stepStation(by: steps)
-        case .favorite(let number): return tuneFavorite(number: number)
-        case .cycleSleepTimer: cycleSleepTimer()
+        var situation = IntentDecision.Situation(
+            playback: isActive ? .active : (isPaused ? .paused : .stopped), current: current?.stationuuid, needle: needle,
+            dial: activeBand, history: history, favoriteOrder: favoriteOrder, volume: saved.volume)
+        guard let actions = IntentDecision.decide(intent, in: &situation) else { return false }
+        history = situation.history
+        var done = true
+        for action in actions {
+            switch action {
+            case .resume:
+                player.resume()
+                pausedAt = nil
+            case .pause:
+                pause()
+            case .tune(let uuid), .tuneFromHistory(let uuid):
+                guard let station = lookup(uuid) else {
+                    done = false
+                    continue
+                }
+                if case .tuneFromHistory = action { tune(station, fromHistory: true) } else { tune(station, fromHistory: false) }
+            case .placeNeedle(let kHz): tuning.place(at: kHz)
+            case .toggleFavorite: toggleFavorite()
+            case .switchBand: switchBand()
+            case .toggleMute: toggleMute()
+            case .setVolume(let volume): setVolume(volume)
+            case .cycleSleepTimer: cycleSleepTimer()
+            }
         }
-        return true
+        return done
     }
 
     // MARK: Helpers for control requests (on the queue)
@@ -277,6 +290,18 @@ public final class RadioController: @unchecked Sendable {
 
     // MARK: Actions (on the queue)
 
+    /// Pauses what plays (the time-shift records from now). On the queue.
+    func pause() {
+        guard isActive else { return }
+        player.pause()
+        pausedAt = monotonic()
+    }
+
+    private var isPaused: Bool {
+        if case .paused = playerStatus.state { return true }
+        return false
+    }
+
     private var isActive: Bool {
         switch playerStatus.state {
         case .connecting, .buffering, .playing: return true
@@ -285,40 +310,10 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    private func play() {
-        if case .paused = playerStatus.state {
-            player.resume()
-            pausedAt = nil
-        } else if let current {
-            if !isActive { tune(current, fromHistory: false) }
-        } else if let entry = activeBand.closest(to: needle.kHz, direction: needle.direction), let station = lookup(entry.stationuuid) {
-            tuning.place(at: entry.kHz)
-            tune(station, fromHistory: false)
-        }
-    }
-
-    func pause() {
-        guard isActive else { return }
-        player.pause()
-        pausedAt = monotonic()
-    }
-
-    private func back() -> Bool {
-        guard let uuid = history.back(), let station = lookup(uuid) else { return false }
-        tune(station, fromHistory: true)
-        return true
-    }
-
-    private func forward() -> Bool {
-        guard let uuid = history.forward(), let station = lookup(uuid) else { return false }
-        tune(station, fromHistory: true)
-        return true
-    }
-
     /// Marks the tuned station a favorite or unmarks it: the heart changes at once, the favorites band once
-    /// the store has written it. - Returns: whether it is a favorite now; nil when no station is tuned.
-    private func toggleFavorite() -> Bool? {
-        guard let current else { return nil }
+    /// the store has written it.
+    private func toggleFavorite() {
+        guard let current else { return }
         let add = !favoriteIDs.contains(current.stationuuid)
         if add { favoriteIDs.insert(current.stationuuid) } else { favoriteIDs.remove(current.stationuuid) }
         store.change(RadioStateStore.FavoriteChange(station: current, typed: isTyped(current), add: add) { [weak self] result in
@@ -330,7 +325,6 @@ public final class RadioController: @unchecked Sendable {
                 controller.refresh()
             }
         })
-        return add
     }
 
     private func switchBand() {
@@ -354,9 +348,7 @@ public final class RadioController: @unchecked Sendable {
 
     /// What the knob's reducer needs to know of the radio.
     private var tuningContext: Tuning.Context {
-        var paused = false
-        if case .paused = playerStatus.state { paused = true }
-        return Tuning.Context(dial: activeBand, current: current?.stationuuid, isActive: isActive, isPaused: paused,
+        Tuning.Context(dial: activeBand, current: current?.stationuuid, isActive: isActive, isPaused: isPaused,
                               settings: configuration.dial)
     }
 
@@ -375,32 +367,6 @@ public final class RadioController: @unchecked Sendable {
                 if let current, current.stationuuid == uuid { player.play(playable(current)) }
             }
         }
-    }
-
-    /// Moves `steps` stations along the band shown (wrapping at its ends) and tunes the one reached.
-    private func stepStation(by steps: Int) -> Bool {
-        let entries = activeBand.entries
-        guard !entries.isEmpty, steps != 0 else { return false }
-        // From the station under the needle, or from between two stations as the needle stands.
-        var index: Int
-        if let exact = entries.firstIndex(where: { $0.kHz == needle.kHz }) {
-            index = exact
-        } else {
-            let above = entries.firstIndex { $0.kHz > needle.kHz } ?? entries.count
-            index = steps > 0 ? above - 1 : above
-        }
-        index = ((index + steps % entries.count) % entries.count + entries.count) % entries.count
-        let entry = entries[index]
-        guard let station = lookup(entry.stationuuid) else { return false }
-        tune(station, fromHistory: false)
-        return true
-    }
-
-    /// Tunes the `number`th favorite (from 1); the needle moves to it when it is on the band shown.
-    private func tuneFavorite(number: Int) -> Bool {
-        guard number >= 1, number <= favoriteOrder.count, let station = lookup(favoriteOrder[number - 1]) else { return false }
-        tune(station, fromHistory: false)
-        return true
     }
 
     private func toggleMute() {

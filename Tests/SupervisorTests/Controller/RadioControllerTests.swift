@@ -339,6 +339,7 @@ final class RadioControllerTests: XCTestCase {
         controller.tick(at: clock)
         XCTAssertEqual(controller.status.title, "Artist – Song")
         XCTAssertEqual(lastScreen?.nowPlaying, "Artist – Song")
+        controller.waitForWrites()
         XCTAssertEqual(try database.songHistory().first?.title, "Artist – Song")
         player.report(PlayerStatus(state: .failed(PlaybackFailure(.stationOffline, detail: "HTTP 404"), willRetry: false),
                                    station: station, title: nil, streamName: nil))

@@ -63,6 +63,7 @@ final class RadioControllerVolumeKnobTests: XCTestCase {
         XCTAssertEqual(controller.status.needleMHz, needle, "the needle stays")
         XCTAssertEqual(player.played, [], "nothing tuned")
         XCTAssertEqual(lock.withLock { paces }, [], "no fast ticks: the needle does not turn")
+        controller.waitForWrites()
         XCTAssertEqual(try database.applianceState().volume, 0, "saved")
     }
 
