@@ -11,6 +11,13 @@ public final class ServiceGroup {
     /// What each service is given even when the deadline has passed, to end threads that are ending anyway.
     public static let minimumStopWait: Double = 0.25
 
+    /// An essential service that could not start, and why.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let threadNames: String
+        public let error: Error
+        public var description: String { "\(threadNames): \(error)" }
+    }
+
     private let logger: Logger
     private let stopDeadline: Double
     private var started: [ApplianceService] = []
@@ -22,14 +29,16 @@ public final class ServiceGroup {
     }
 
     /// Starts `service` after those already started. A service that is not essential and cannot start
-    /// is left out (said why). - Throws: an essential service's failure; the caller then ``stop()``s
-    /// what started.
+    /// is left out (said why). - Throws: ``StartFailure`` for an essential service; the caller then
+    /// ``stop()``s what started.
     public func start(_ service: ApplianceService) throws {
         do {
             try service.start()
             started.append(service)
         } catch where !service.isEssential {
             logger.error("\(service.threadNames) not started; the radio plays on without it", metadata: ["error": "\(error)"])
+        } catch {
+            throw StartFailure(threadNames: service.threadNames, error: error)
         }
     }
 

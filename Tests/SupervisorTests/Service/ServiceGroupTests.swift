@@ -74,7 +74,9 @@ final class ServiceGroupTests: XCTestCase {
         let journal = Journal()
         let group = ServiceGroup(logger: logger)
         try group.start(Part("display", journal))
-        XCTAssertThrowsError(try group.start(Part("control", journal, failsToStart: true)))
+        XCTAssertThrowsError(try group.start(Part("control", journal, failsToStart: true))) { error in
+            XCTAssertEqual((error as? ServiceGroup.StartFailure)?.threadNames, "control")
+        }
         group.stop()
         XCTAssertEqual(journal.all, ["start display", "stop display"], "what started is stopped")
     }
