@@ -11,10 +11,10 @@ import WavedialConfig
 import WavedialControl
 import WavedialCore
 
-/// `wavediald`: starts the subsystems in dependency order — store, catalog, audio, input,
-/// display, controller, control socket — supervises them, talks to systemd, and on
-/// SIGTERM/SIGINT stops them in reverse (fade out, close devices, flush) and exits 0.
-/// SIGHUP reloads the configuration.
+/// `wavediald`: opens the database, builds the subsystems and hands them, as ``ApplianceService``s in
+/// dependency order (display, player, controller, input, servers, catalog), to a ``ServiceGroup``; talks to
+/// systemd, and on SIGTERM/SIGINT stops them in reverse under one deadline (fade out, close devices, flush)
+/// and exits 0. SIGHUP reloads the configuration.
 public final class Daemon {
     /// How the appliance meets the world.
     public enum Mode: Sendable, Equatable {
