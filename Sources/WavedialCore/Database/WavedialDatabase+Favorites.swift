@@ -42,14 +42,6 @@ extension WavedialDatabase {
         }
     }
 
-    /// Adds or removes `station` (added as typed when `typed`: ``addFavorite(_:typed:at:)``); returns whether
-    /// it is a favorite afterwards.
-    public func toggleFavorite(_ station: Station, typed: Bool = false) throws -> Bool {
-        if try removeFavorite(station.stationuuid) { return false }
-        try addFavorite(station, typed: typed)
-        return true
-    }
-
     /// Moves a favorite to `position` (1-based, clamped to the list).
     /// - Returns: the position it ended at, or nil when it is not a favorite.
     @discardableResult
