@@ -22,7 +22,7 @@ private final class HostileRadio: MpdRadio, @unchecked Sendable {
              "station":{"stationuuid":"a\\nOK","name":"Bad\\r\\nACK [5@0] {x} y","frequency_mhz":94.1},
              "title":"Song\\nchanged: player\\u0000\\u001b[2J"}
             """.utf8))
-        status.error = "HTTP 404\nOK"
+        status.error = .other("HTTP 404\nOK")
         return status
     }()
 

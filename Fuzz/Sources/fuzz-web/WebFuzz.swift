@@ -84,7 +84,7 @@ func fuzzWeb(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     let radio = Radio()
     defer { radio.shutdown() }
     let backend = WebBackend(
-        perform: { request in request.command == "lcd" ? ControlResponse(ok: true, lines: ["<LCD>"]) : radio.controller.perform(request) },
+        perform: { command in command == .lcd ? ControlResponse(ok: true, lines: ["<LCD>"]) : radio.controller.perform(command) },
         dialListing: { radio.controller.dialListing() },
         search: { query in
             precondition(!query.text.isEmpty && query.text.utf8.count <= WebRoutes.maximumSearchLength)
