@@ -145,8 +145,7 @@ extension RadioController {
     var nextAlarm: (ring: Int64, alarm: Alarm)? { clock.alarms.next(after: clock.wallClock(), offset: clock.utcOffset) }
 
     /// The next alarm for the idle clock: `Wed 07:00`.
-    var nextAlarmText: String? {
-        guard let next = nextAlarm else { return nil }
+    func idleClockText(of next: (ring: Int64, alarm: Alarm)) -> String {
         let weekday = AlarmSchedule.localDay(of: next.ring, offset: clock.utcOffset).weekday
         let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let time = next.alarm.time

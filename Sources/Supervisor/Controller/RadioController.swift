@@ -180,19 +180,13 @@ public final class RadioController: @unchecked Sendable {
         }
     }
 
-    /// Lets time pass: snaps the needle once the knob has rested. Its ticker calls it every 20 ms
-    /// while the needle turns and 4 times a second otherwise (``onTickPace``).
-    public func tick() {
-        queue.async { [self] in
-            tickNow(monotonic())
-        }
-    }
-
-    /// ``tick()`` at a given time, synchronously (tests).
+    /// A tick at a given time, synchronously (tests; the controller's own ticker runs ``tickNow(_:)``).
     public func tick(at time: UInt64) {
         queue.sync { tickNow(time) }
     }
 
+    /// Lets time pass, on the queue: snaps the needle once the knob has rested. The ticker calls it every 20 ms
+    /// while the needle turns and 4 times a second otherwise (``onTickPace``).
     func tickNow(_ time: UInt64) {
         writeSongs(songs.takeDue(at: time))
         tickClock(at: time)
@@ -597,13 +591,15 @@ public final class RadioController: @unchecked Sendable {
     /// The radio's state as the presenter takes it, at `time` (monotonic ns).
     func picture(at time: UInt64) -> RadioPresenter.Picture {
         let under = needle.isTurning ? activeBand.closest(to: needle.kHz, direction: needle.direction) : nil
+        // Looked up once: the status and the idle clock both show it, at every refresh.
+        let next = nextAlarm
         return RadioPresenter.Picture(
             band: configuration.dial.band, dial: activeBand, mode: mode, needle: needle,
             nameUnderNeedle: under.flatMap { lookup($0.stationuuid)?.name }, current: current, player: playerStatus,
             pausedAt: pausedAt, volume: saved.volume, muted: saved.muted, volumeShownUntil: volumeShownUntil,
             favoriteIDs: favoriteIDs, notice: notice, deviceProblem: deviceProblem,
             sleeping: clock.sleep.isOn, sleepRemainingSeconds: clock.sleep.remainingSeconds(at: time),
-            nextAlarm: nextAlarm.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) }, nextAlarmText: nextAlarmText,
+            nextAlarm: next.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) }, nextAlarmText: next.map(idleClockText),
             alarmToneSounding: isToneSounding)
     }
 

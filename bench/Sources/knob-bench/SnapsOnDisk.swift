@@ -37,12 +37,8 @@ func detentsAmongSnaps(_ detents: Int) throws {
     let (bus, loop) = try startTimedDisplay(columns: 16, rows: 2)
     let controller = RadioController(configuration: configuration, database: database, player: SilentPlayer(),
                                      display: { loop.update($0) }, logger: Logger(label: "bench"))
-    controller.start(resume: false)
-    // Ticks every 20 ms time the rests, as the daemon's do.
-    let ticker = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "bench-tick"))
-    ticker.schedule(deadline: .now(), repeating: .milliseconds(20))
-    ticker.setEventHandler { controller.tick() }
-    ticker.resume()
+    // As the daemon runs it: a service with its own tick, which times the rests.
+    try controller.start()
     // Mid-band, so the turns (20 detents of 3 channels each way) never meet an end of the band, where a
     // detent moves nothing and no frame would show it.
     _ = controller.perform(.tune("98.0"))
@@ -73,8 +69,7 @@ func detentsAmongSnaps(_ detents: Int) throws {
         if rested { afterRest.append(latency) } else { turning.append(latency) }
         usleep(UInt32.random(in: 10_000...40_000))
     }
-    ticker.cancel()
-    controller.shutdown()
+    _ = controller.stop(waitingUpTo: 5)
     loop.stop()
     let snaps = try database.playHistory(limit: 1000).count - 1
     afterRest.sort()
