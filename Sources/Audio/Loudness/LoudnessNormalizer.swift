@@ -4,10 +4,17 @@ import Glibc
 ///
 /// Each decoded chunk is measured first (``EBUR128Meter``, on the PCM as decoded), then scaled by the
 /// station's loudness gain (``LoudnessGainComputer``: from a guess at tune to the measured loudness; ramped
-/// across the chunk, so it never steps) and limited (``TruePeakLimiter``: no true peak above -1 dBTP,
+/// across the chunk in steps too small to hear) and limited (``TruePeakLimiter``: no true peak above -1 dBTP,
 /// however far a quiet station is raised). The result is 16-bit PCM again, delayed by the limiter's few
 /// milliseconds; the volume and fades come after. A station's measurement is reported once it has
 /// ``reportAfterSeconds`` of audio, then every ``reportIntervalSeconds``, and when it ends. Audio thread only.
+///
+/// The meter is most of the stage's cost (BS.1770's K-weighting, sample by sample, in double precision), and
+/// a station's integrated loudness hardly moves once minutes of it are measured. So two meters listen: one
+/// hears everything for the first ``settlingSeconds`` (what the gain settles on), the other hears a window of
+/// ``sampledWindowSeconds`` in every ``samplingPeriodSeconds`` from the first second, and takes over after:
+/// a systematic sample of the whole programme, which the early seconds do not outweigh. Past the settling,
+/// the meter costs a quarter of what it did.
 final class LoudnessNormalizer {
     /// A chunk whose mean square is below -70 dBFS (BS.1770's absolute gate) is silence: it does not count
     /// as measured.
@@ -18,16 +25,31 @@ final class LoudnessNormalizer {
     /// Seconds of measured audio before a measurement is worth keeping (shorter tunes, a sweep passing by, are not).
     static let reportAfterSeconds = 10.0
     static let reportIntervalSeconds = 5.0
+    /// Seconds of audio (silence included) the settling meter hears in full.
+    static let settlingSeconds = 30.0
+    /// The sampled meter hears the first `sampledWindowSeconds` of every `samplingPeriodSeconds` of audio.
+    static let sampledWindowSeconds = 2.0
+    static let samplingPeriodSeconds = 8.0
+    /// Frames scaled by one gain: the ramp across a chunk goes in steps of this many frames (at the settling's
+    /// fastest, 12 dB a second, a step is under 0.01 dB), so each step is one loop that vectorizes.
+    private static let rampStepFrames = 32
 
     let target: Double
     private var station: PlayableStation?
     private var computer: LoudnessGainComputer
-    private var meter: EBUR128Meter?
+    /// Everything, until ``settlingSeconds`` of audio have played (then nil).
+    private var settlingMeter: EBUR128Meter?
+    /// The windows of the audio, from the start.
+    private var sampledMeter: EBUR128Meter?
     private var limiter: TruePeakLimiter?
     private var format: PCMFormat?
     /// The linear gain the last chunk ended at, where the next one's ramp starts.
     private var linearGain: Float
     private var measuredSeconds = 0.0
+    /// Seconds of the station's audio processed, silence included: where the sampled windows fall.
+    private var playedSeconds = 0.0
+    /// Seconds of audio fed to the meters, both counted: what the metering costs.
+    private(set) var meteredSeconds = 0.0
     private var reportedAtSeconds = 0.0
     /// The integrated loudness as last read, and the seconds of audio since.
     private var integrated = -Double.infinity
@@ -47,9 +69,12 @@ final class LoudnessNormalizer {
         self.station = station
         computer = LoudnessGainComputer(target: target, storedLoudness: storedLoudness)
         linearGain = Self.linear(computer.gain)
-        meter = format.flatMap { EBUR128Meter(format: $0) }
+        settlingMeter = format.flatMap { EBUR128Meter(format: $0) }
+        sampledMeter = format.flatMap { EBUR128Meter(format: $0) }
         limiter?.reset()
         measuredSeconds = 0
+        playedSeconds = 0
+        meteredSeconds = 0
         reportedAtSeconds = 0
         integrated = -.infinity
         secondsSinceReading = 0
@@ -65,15 +90,16 @@ final class LoudnessNormalizer {
         guard frames > 0 else { return nil }
         let seconds = Double(frames) / Double(format.sampleRate)
         let count = frames * format.channels
-        if let meter {
-            meter.add(UnsafeBufferPointer(samples))
+        if settlingMeter != nil || sampledMeter != nil {
+            measure(UnsafeBufferPointer(samples), seconds: seconds)
             if Self.meanSquare(samples, count: count) > Self.silenceMeanSquare { measuredSeconds += seconds }
             secondsSinceReading += seconds
-            if secondsSinceReading >= Self.readingIntervalSeconds {
+            if secondsSinceReading >= Self.readingIntervalSeconds, let meter = self.meter {
                 secondsSinceReading = 0
                 integrated = meter.integrated
             }
         }
+        playedSeconds += seconds
         let gain = Self.linear(computer.update(integrated: integrated, measuredSeconds: measuredSeconds, seconds: seconds))
         if scratch.count < count { scratch = [Float](repeating: 0, count: count) }
         scratch.withUnsafeMutableBufferPointer { buffer in
@@ -87,6 +113,23 @@ final class LoudnessNormalizer {
         return report(isLast: false)
     }
 
+    /// The meter the loudness is read from: the settling one while it hears everything, then the sampled one.
+    private var meter: EBUR128Meter? { settlingMeter ?? sampledMeter }
+
+    /// Feeds the chunk to the meters that hear it; the settling meter goes once its seconds are over.
+    private func measure(_ samples: UnsafeBufferPointer<Int16>, seconds: Double) {
+        if playedSeconds >= Self.settlingSeconds { settlingMeter = nil }
+        if let settlingMeter {
+            settlingMeter.add(samples)
+            meteredSeconds += seconds
+        }
+        if let sampledMeter,
+           playedSeconds.truncatingRemainder(dividingBy: Self.samplingPeriodSeconds) < Self.sampledWindowSeconds {
+            sampledMeter.add(samples)
+            meteredSeconds += seconds
+        }
+    }
+
     /// The mean square of `count` samples, full scale 1. Summed exactly in integers, which vectorize (a float
     /// sum must keep its order and does not).
     private static func meanSquare(_ samples: UnsafeMutableBufferPointer<Int16>, count: Int) -> Float {
@@ -98,18 +141,17 @@ final class LoudnessNormalizer {
         return Float(sum) / (Float(count) * 32768 * 32768)
     }
 
-    /// Converts to floating point with the gain ramped from where the last chunk ended to `gain`.
+    /// Converts to floating point with the gain ramped from where the last chunk ended to `gain`, a step
+    /// every ``rampStepFrames`` (each at the ramp's value in its middle; the last ends at `gain`).
     private func scale(_ samples: UnsafeMutableBufferPointer<Int16>, into buffer: UnsafeMutableBufferPointer<Float>,
                        frames: Int, channels: Int, to gain: Float) {
-        let step = (gain - linearGain) / Float(frames)
-        var current = linearGain
-        for frame in 0..<frames {
-            current += step
-            let factor = current / 32768
-            for channel in 0..<channels {
-                let index = frame * channels + channel
-                buffer[index] = Float(samples[index]) * factor
-            }
+        let slope = (gain - linearGain) / Float(frames)
+        var frame = 0
+        while frame < frames {
+            let end = min(frame + Self.rampStepFrames, frames)
+            let factor = (end == frames ? gain : linearGain + slope * Float(frame + end) / 2) / 32768
+            for index in (frame * channels)..<(end * channels) { buffer[index] = Float(samples[index]) * factor }
+            frame = end
         }
     }
 
@@ -117,7 +159,10 @@ final class LoudnessNormalizer {
     /// (`ebur128_change_parameters`), the limiter starts over for the new rate.
     private func change(to format: PCMFormat) {
         self.format = format
-        if meter?.change(to: format) != true { meter = EBUR128Meter(format: format) }
+        if settlingMeter?.change(to: format) != true {
+            settlingMeter = playedSeconds < Self.settlingSeconds ? EBUR128Meter(format: format) : nil
+        }
+        if sampledMeter?.change(to: format) != true { sampledMeter = EBUR128Meter(format: format) }
         limiter = TruePeakLimiter(channels: format.channels, sampleRate: format.sampleRate)
     }
 

@@ -163,14 +163,19 @@ final class TruePeakLimiter {
     /// their last samples for the windows of the frames after them.
     private func pass(_ base: UnsafeMutablePointer<Float>, frames: Int) {
         let gain = Float(averageSum / Double(lookaheadFrames)) * 0.999_99
-        for frame in 0..<frames {
+        // In runs up to the delay line's wrap: each run swaps contiguous samples with the line, which vectorizes.
+        var frame = 0
+        while frame < frames {
+            let run = min(frames - frame, latencyFrames - delayIndex)
+            let samples = base + frame * channels
             let delayed = delay + delayIndex * channels
-            for channel in 0..<channels {
-                let sample = base[frame * channels + channel]
-                base[frame * channels + channel] = delayed[channel] * gain
-                delayed[channel] = sample
+            for index in 0..<(run * channels) {
+                let sample = samples[index]
+                samples[index] = delayed[index] * gain
+                delayed[index] = sample
             }
-            delayIndex += 1
+            frame += run
+            delayIndex += run
             if delayIndex == latencyFrames { delayIndex = 0 }
         }
         let taps = Self.tapsPerPhase

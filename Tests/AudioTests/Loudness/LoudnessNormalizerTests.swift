@@ -112,6 +112,26 @@ final class LoudnessNormalizerTests: XCTestCase {
         XCTAssertNil(normalizer.start(station: nil, storedLoudness: nil))
     }
 
+    func testPastTheSettlingTheMeterHearsAQuarterOfTheProgrammeAndWeighsItAll() {
+        // 30 s at -18 LUFS, then 90 s at -24: everything measured, that is -21.6 LUFS. A meter that heard the
+        // first 30 s in full and a quarter of the rest would read -19.7.
+        let mono = PCMFormat(sampleRate: 22050, channels: 1)
+        let normalizer = LoudnessNormalizer(target: -23)
+        _ = normalizer.start(station: station, storedLoudness: nil)
+        let first = programme(loudness: -18, seconds: 30, format: mono)
+        let rest = programme(loudness: -24, seconds: 90, format: mono)
+        let (_, early) = normalize(first, normalizer, format: mono)
+        XCTAssertEqual(early.last?.integratedLUFS ?? 0, -18, accuracy: 0.3, "the settling meter hears all of it")
+        _ = normalize(rest, normalizer, format: mono)
+        let whole = loudness(of: first + rest, format: mono)
+        XCTAssertEqual(whole, -21.6, accuracy: 0.4, "the two programmes' energies, averaged")
+        // The settling meter's 30 s, and the sampled one's 2 s in every 8 from the start: 30 + 30 of the 120 s.
+        XCTAssertEqual(normalizer.meteredSeconds, 60, accuracy: 1.5)
+        let last = normalizer.start(station: nil, storedLoudness: nil)
+        XCTAssertEqual(last?.integratedLUFS ?? 0, whole, accuracy: 0.3, "a sample of the whole programme")
+        XCTAssertEqual(last?.measuredSeconds ?? 0, 120, accuracy: 0.1, "every second counts as measured")
+    }
+
     func testARateChangeMidStationKeepsTheMeasurement() {
         let normalizer = LoudnessNormalizer(target: -23)
         _ = normalizer.start(station: station, storedLoudness: nil)
