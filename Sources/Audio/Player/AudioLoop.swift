@@ -91,9 +91,11 @@ final class AudioLoop {
     private var leadingSilenceSkipped = 0
     private var startTimeoutReported = false
     private var lastRefresh = 0.0
-    private var readsSinceBitrate = 0
+    /// Seconds of audio played since the stream's bitrate was last taken for the prebuffer.
+    private var secondsSinceBitrate = 0.0
     private var input = [UInt8](repeating: 0, count: 4096)
-    private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2)
+    /// Decoded PCM: room for a decoder's largest read behind ``chunkSeconds`` of audio gathered.
+    private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2 + AudioLoop.chunkCapacitySamples)
     /// Titles decoded, each due when the device has played up to its frame; at least the shortest heard span apart.
     private var pendingTitles: [(frame: Int64, title: String)] = []
     /// The frame of the title published last, in the device's current count (nil after a re-open).
@@ -107,6 +109,13 @@ final class AudioLoop {
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
+    /// Decoded audio is gathered into chunks of at least this many seconds before it is measured, scaled
+    /// and written: a codec frame is 20–26 ms (Opus, AAC, MP3), and the work done once a chunk (the
+    /// loudness stage's set-up, titles, clocks) then runs a few times a second instead of fifty. The
+    /// writes keep their slices; a switch or a pause still takes effect within one (``writeSeconds``).
+    private static let chunkSeconds = 0.1
+    /// Samples a gathered chunk may reach: ``chunkSeconds`` at 48 kHz in 8 channels, and more.
+    private static let chunkCapacitySamples = 65536
     /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
     /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
     /// quarter of a second of MP3) would lag the needle by that much.
@@ -118,6 +127,8 @@ final class AudioLoop {
     /// and a write of it blocks until the device took it all; in slices, a switch or a pause is heard
     /// (and fades out) within one slice.
     private static let writeSeconds = 0.02
+    /// Seconds of audio between readings of the stream's bitrate (what the prebuffer is measured in).
+    private static let bitrateIntervalSeconds = 5.0
     /// Digital silence a station's first decoded audio may open with, skipped (in seconds): what an MP3
     /// decoder gives for the frames it cannot decode after joining a stream mid-frame, which a warm
     /// station's live edge always is. Past it, silence is the programme and plays.
@@ -321,8 +332,16 @@ final class AudioLoop {
             return
         }
         var emptyReads = 0
+        // Samples decoded into `pcm` and not played yet: played once they make a chunk, or before
+        // anything that must come after them (a title, a new format, the end of the bytes fed).
+        var gathered = 0
+        let chunkSamples = output.format.map { $0.frames(seconds: Self.chunkSeconds) * $0.channels } ?? 0
         while true {
-            let result = pcm.withUnsafeMutableBytes { decoder.read(into: $0) }
+            let result = pcm.withUnsafeMutableBytes { decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[(gathered * 2)...])) }
+            if gathered > 0, !Self.gathers(result, unconfirmed: unconfirmedFormat != nil) {
+                guard play(samples: gathered, session: session, gain: gain) else { return }
+                gathered = 0
+            }
             switch result {
             case .needMore:
                 return
@@ -335,6 +354,12 @@ final class AudioLoop {
             case .pcm(let bytes) where bytes == 0:
                 emptyReads += 1
                 if emptyReads > 8 { return }
+            case .pcm(let bytes) where unconfirmedFormat == nil && output.format != nil:
+                gathered += bytes / 2
+                if gathered >= min(chunkSamples, Self.chunkCapacitySamples) {
+                    guard play(samples: gathered, session: session, gain: gain) else { return }
+                    gathered = 0
+                }
             case .pcm(let bytes) where unconfirmedFormat != nil:
                 // A format change is believed after a few frames: junk can pass for one frame header.
                 unconfirmedFrames += 1
@@ -357,6 +382,13 @@ final class AudioLoop {
                 guard play(samples: bytes / 2, session: session, gain: gain) else { return }
             }
         }
+    }
+
+    /// Whether a decoder's `result` adds to the chunk being gathered: PCM in the device's format does; a
+    /// title, a format change or a request for more bytes comes after the PCM gathered, which plays first.
+    private static func gathers(_ result: AudioDecoderOutput, unconfirmed: Bool) -> Bool {
+        if case .pcm = result { return !unconfirmed }
+        return false
     }
 
     /// Applies volume and fades to the decoded samples and writes them; false when the output failed.
@@ -429,9 +461,9 @@ final class AudioLoop {
             report(.audible, session)
         }
         publishDueTitles(session)
-        readsSinceBitrate += 1
-        if readsSinceBitrate >= 200, let info = decoder?.streamInfo, info.bitrate > 0 {
-            readsSinceBitrate = 0
+        secondsSinceBitrate += Double(samples - start) / Double(format.channels * format.sampleRate)
+        if secondsSinceBitrate >= Self.bitrateIntervalSeconds, let info = decoder?.streamInfo, info.bitrate > 0 {
+            secondsSinceBitrate = 0
             session.bytesPerSecond = info.bitrate * 125
         }
         return true
