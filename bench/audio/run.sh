@@ -12,6 +12,8 @@
 # Environment: BENCH_DIR (/tmp/wavedial-bench) PORT (18100) REPS (3) DURATION (60)
 #   OUT_AT (15) OUT_DOWN (5) OUT_DURATION (45) SHORT_DOWN (2: an outage inside the burst lead)
 #   FORMATS ("mp3 aac opus vorbis flac hls") OUTAGE_FORMATS ("aac opus hls")
+#   PLAYERS ("wavedial wavedial-player mpv mpd": the players of "formats", e.g. "wavedial mpd" for a long
+#   CPU window against the best peer)
 #   RESULTS (a JSON-lines file the measurements are appended to; default: a new one in BENCH_DIR)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +24,8 @@ REPS=${REPS:-3}; DURATION=${DURATION:-60}
 OUT_AT=${OUT_AT:-15}; OUT_DOWN=${OUT_DOWN:-5}; OUT_DURATION=${OUT_DURATION:-45}; SHORT_DOWN=${SHORT_DOWN:-2}
 what=${1:-all}
 FORMATS=${FORMATS:-mp3 aac opus vorbis flac hls}; OUTAGE_FORMATS=${OUTAGE_FORMATS:-aac opus hls}
+PLAYERS=${PLAYERS:-wavedial wavedial-player mpv mpd}
+plays() { [[ " $PLAYERS " == *" $1 "* ]]; }
 export RIG_FORMATS=mp3
 [[ $what == formats || $what == all ]] && RIG_FORMATS=$(echo mp3 $FORMATS $OUTAGE_FORMATS | tr ' ' '\n' | awk '!seen[$0]++' | xargs)
 RES=${RESULTS:-"$BENCH_DIR/results-$(date +%Y%m%d-%H%M%S).jsonl"}
@@ -86,10 +90,10 @@ import json, re, sys
 m = re.search(r"first audio byte\s*: median ([0-9.]+) s \[([0-9.]+)-([0-9.]+)\]", sys.stdin.read())
 print(json.dumps({"name": "floor-" + sys.argv[1], "floor_s": float(m.group(1)), "floor_min_s": float(m.group(2)), "floor_max_s": float(m.group(3))}))
 ' "$f" >>"$RES"
-    MF --name "$f-wavedial" --duration "$DURATION" --cmd "$WD"
-    MF --name "$f-wavedial-player" --duration "$DURATION" --cmd "$WD_PLAYER"
-    if have mpv; then MF --name "$f-mpv" --duration "$DURATION" --cmd "$MPV"; fi
-    if have mpd && have mpc; then MF --name "$f-mpd" --duration "$DURATION" "${MPD[@]}"; fi
+    if plays wavedial; then MF --name "$f-wavedial" --duration "$DURATION" --cmd "$WD"; fi
+    if plays wavedial-player; then MF --name "$f-wavedial-player" --duration "$DURATION" --cmd "$WD_PLAYER"; fi
+    if plays mpv && have mpv; then MF --name "$f-mpv" --duration "$DURATION" --cmd "$MPV"; fi
+    if plays mpd && have mpd && have mpc; then MF --name "$f-mpd" --duration "$DURATION" "${MPD[@]}"; fi
   done
   for f in $OUTAGE_FORMATS; do
     export FORMAT=$f

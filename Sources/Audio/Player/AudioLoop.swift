@@ -114,8 +114,8 @@ final class AudioLoop {
     /// loudness stage's set-up, titles, clocks) then runs a few times a second instead of fifty. The
     /// writes keep their slices; a switch or a pause still takes effect within one (``writeSeconds``).
     private static let chunkSeconds = 0.1
-    /// Samples a gathered chunk may reach: ``chunkSeconds`` at 48 kHz in 8 channels, and more.
-    private static let chunkCapacitySamples = 65536
+    /// Samples a gathered chunk may reach: ``chunkSeconds`` at 48 kHz in 8 channels, or at 192 kHz in stereo.
+    private static let chunkCapacitySamples = 40960
     /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
     /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
     /// quarter of a second of MP3) would lag the needle by that much.
