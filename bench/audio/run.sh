@@ -11,7 +11,7 @@
 #   bench/audio/run.sh [play|outage|formats|all]          (default all)
 # Environment: BENCH_DIR (/tmp/wavedial-bench) PORT (18100) REPS (3) DURATION (60)
 #   OUT_AT (15) OUT_DOWN (5) OUT_DURATION (45) SHORT_DOWN (2: an outage inside the burst lead)
-#   FORMATS ("mp3 aac opus vorbis flac hls") OUTAGE_FORMATS ("aac opus hls")
+#   FORMATS ("mp3 aac opus vorbis flac hls") OUTAGE_FORMATS ("aac opus hls"; empty: no outage runs)
 #   PLAYERS ("wavedial wavedial-player mpv mpd": the players of "formats", e.g. "wavedial mpd" for a long
 #   CPU window against the best peer)
 #   RESULTS (a JSON-lines file the measurements are appended to; default: a new one in BENCH_DIR)
@@ -23,7 +23,7 @@ export PORT=${PORT:-18100}
 REPS=${REPS:-3}; DURATION=${DURATION:-60}
 OUT_AT=${OUT_AT:-15}; OUT_DOWN=${OUT_DOWN:-5}; OUT_DURATION=${OUT_DURATION:-45}; SHORT_DOWN=${SHORT_DOWN:-2}
 what=${1:-all}
-FORMATS=${FORMATS:-mp3 aac opus vorbis flac hls}; OUTAGE_FORMATS=${OUTAGE_FORMATS:-aac opus hls}
+FORMATS=${FORMATS:-mp3 aac opus vorbis flac hls}; OUTAGE_FORMATS=${OUTAGE_FORMATS-aac opus hls}
 PLAYERS=${PLAYERS:-wavedial wavedial-player mpv mpd}
 plays() { [[ " $PLAYERS " == *" $1 "* ]]; }
 export RIG_FORMATS=mp3
