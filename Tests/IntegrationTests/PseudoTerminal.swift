@@ -7,8 +7,10 @@ import WavedialTestSupport
 final class PseudoTerminal: @unchecked Sendable {
     let process = Process()
     private let master: Int32
-    /// The terminal's own side, kept open so its settings can be read after the program has ended.
+    /// The terminal's own side, kept open so its settings can be read after the program has ended
+    /// (until ``ended()`` or ``close()``).
     private let terminal: Int32
+    private var terminalClosed = false
     private let lock = NSLock()
     private var written = Data()
     private let readerDone = DispatchSemaphore(value: 0)
@@ -75,14 +77,31 @@ final class PseudoTerminal: @unchecked Sendable {
         return output.contains(text)
     }
 
+    /// Once the program has ended: everything it wrote and the terminal's settings it left. `output` read
+    /// right after the exit can miss its last bytes, still in the terminal for the reader to take; here the
+    /// terminal's side is closed, so the reader ends (EIO) only once it has taken them all.
+    func ended() -> (output: String, settings: termios) {
+        let settings = self.settings
+        closeTerminal()
+        _ = readerDone.wait(timeout: .now() + 5)
+        return (output, settings)
+    }
+
     /// Ends the program if it still runs and closes the terminal.
     func close() {
         if process.isRunning {
             process.terminate()
             if process.waitForExit(timeout: 10) == nil { kill(process.processIdentifier, SIGKILL) }
         }
-        Glibc.close(terminal)
-        _ = readerDone.wait(timeout: .now() + 2)
+        if !terminalClosed {
+            closeTerminal()
+            _ = readerDone.wait(timeout: .now() + 2)
+        }
         Glibc.close(master)
+    }
+
+    private func closeTerminal() {
+        Glibc.close(terminal)
+        terminalClosed = true
     }
 }

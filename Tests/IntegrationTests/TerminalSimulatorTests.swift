@@ -34,12 +34,12 @@ final class TerminalSimulatorTests: XCTestCase {
 
         terminal.type("q")
         XCTAssertEqual(terminal.process.waitForExit(timeout: 20), .exited(0), terminal.output.suffix(2000).debugDescription)
-        let after = terminal.output
+        let (after, settingsAfter) = terminal.ended()
         let lastFrame = try XCTUnwrap(after.range(of: "┘", options: .backwards))
         let left = after[lastFrame.upperBound...]
         // Back to the screen that was there (the build's output), the cursor shown, keys echoed again.
         XCTAssertTrue(left.contains("\u{1B}[?1049l"), "the alternate screen is not left: \(left.debugDescription)")
         XCTAssertTrue(left.contains("\u{1B}[?25h"), "the cursor is not shown again: \(left.debugDescription)")
-        XCTAssertEqual(terminal.settings.c_lflag & tcflag_t(ICANON | ECHO), before.c_lflag & tcflag_t(ICANON | ECHO))
+        XCTAssertEqual(settingsAfter.c_lflag & tcflag_t(ICANON | ECHO), before.c_lflag & tcflag_t(ICANON | ECHO))
     }
 }

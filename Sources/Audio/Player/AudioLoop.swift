@@ -338,7 +338,7 @@ final class AudioLoop {
         let chunkSamples = output.format.map { $0.frames(seconds: Self.chunkSeconds) * $0.channels } ?? 0
         while true {
             let result = pcm.withUnsafeMutableBytes { decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[(gathered * 2)...])) }
-            if gathered > 0, !Self.gathers(result, unconfirmed: unconfirmedFormat != nil) {
+            if gathered > 0, !Self.isPCM(result) {
                 guard play(samples: gathered, session: session, gain: gain) else { return }
                 gathered = 0
             }
@@ -384,10 +384,11 @@ final class AudioLoop {
         }
     }
 
-    /// Whether a decoder's `result` adds to the chunk being gathered: PCM in the device's format does; a
-    /// title, a format change or a request for more bytes comes after the PCM gathered, which plays first.
-    private static func gathers(_ result: AudioDecoderOutput, unconfirmed: Bool) -> Bool {
-        if case .pcm = result { return !unconfirmed }
+    /// Whether a decoder's `result` is PCM, which adds to the chunk being gathered; a title, a format change
+    /// or a request for more bytes comes after the PCM gathered, which plays first. (Nothing is gathered
+    /// while a new format waits to be believed: its change played what was gathered.)
+    private static func isPCM(_ result: AudioDecoderOutput) -> Bool {
+        if case .pcm = result { return true }
         return false
     }
 
