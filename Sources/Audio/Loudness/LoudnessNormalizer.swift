@@ -90,7 +90,7 @@ final class LoudnessNormalizer {
         guard frames > 0 else { return nil }
         let seconds = Double(frames) / Double(format.sampleRate)
         let count = frames * format.channels
-        if settlingMeter != nil || sampledMeter != nil {
+        if meter != nil {
             measure(UnsafeBufferPointer(samples), seconds: seconds)
             if Self.meanSquare(samples, count: count) > Self.silenceMeanSquare { measuredSeconds += seconds }
             secondsSinceReading += seconds

@@ -354,12 +354,6 @@ final class AudioLoop {
             case .pcm(let bytes) where bytes == 0:
                 emptyReads += 1
                 if emptyReads > 8 { return }
-            case .pcm(let bytes) where unconfirmedFormat == nil && output.format != nil:
-                gathered += bytes / 2
-                if gathered >= min(chunkSamples, Self.chunkCapacitySamples) {
-                    guard play(samples: gathered, session: session, gain: gain) else { return }
-                    gathered = 0
-                }
             case .pcm(let bytes) where unconfirmedFormat != nil:
                 // A format change is believed after a few frames: junk can pass for one frame header.
                 unconfirmedFrames += 1
@@ -379,7 +373,12 @@ final class AudioLoop {
                 if audible { volume.set(0) }
                 guard play(samples: bytes / 2, session: session, gain: gain) else { return }
             case .pcm(let bytes):
-                guard play(samples: bytes / 2, session: session, gain: gain) else { return }
+                // With no device open (chunkSamples 0) each read is handed on at once, and dropped.
+                gathered += bytes / 2
+                if gathered >= min(chunkSamples, Self.chunkCapacitySamples) {
+                    guard play(samples: gathered, session: session, gain: gain) else { return }
+                    gathered = 0
+                }
             }
         }
     }
