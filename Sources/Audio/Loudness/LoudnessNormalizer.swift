@@ -14,7 +14,8 @@ import Glibc
 /// hears everything for the first ``settlingSeconds`` (what the gain settles on), the other hears a window of
 /// ``sampledWindowSeconds`` in every ``samplingPeriodSeconds`` from the first second, and takes over after:
 /// a systematic sample of the whole programme, which the early seconds do not outweigh. Past the settling,
-/// the meter costs a quarter of what it did.
+/// the meter costs a quarter of what it did. Both hear every other frame (``EBUR128Meter/frameStride``),
+/// which halves that again.
 final class LoudnessNormalizer {
     /// A chunk whose mean square is below -70 dBFS (BS.1770's absolute gate) is silence: it does not count
     /// as measured.
@@ -69,8 +70,8 @@ final class LoudnessNormalizer {
         self.station = station
         computer = LoudnessGainComputer(target: target, storedLoudness: storedLoudness)
         linearGain = Self.linear(computer.gain)
-        settlingMeter = format.flatMap { EBUR128Meter(format: $0) }
-        sampledMeter = format.flatMap { EBUR128Meter(format: $0) }
+        settlingMeter = format.flatMap { EBUR128Meter(format: $0, frameStride: 2) }
+        sampledMeter = format.flatMap { EBUR128Meter(format: $0, frameStride: 2) }
         limiter?.reset()
         measuredSeconds = 0
         playedSeconds = 0
@@ -160,9 +161,9 @@ final class LoudnessNormalizer {
     private func change(to format: PCMFormat) {
         self.format = format
         if settlingMeter?.change(to: format) != true {
-            settlingMeter = playedSeconds < Self.settlingSeconds ? EBUR128Meter(format: format) : nil
+            settlingMeter = playedSeconds < Self.settlingSeconds ? EBUR128Meter(format: format, frameStride: 2) : nil
         }
-        if sampledMeter?.change(to: format) != true { sampledMeter = EBUR128Meter(format: format) }
+        if sampledMeter?.change(to: format) != true { sampledMeter = EBUR128Meter(format: format, frameStride: 2) }
         limiter = TruePeakLimiter(channels: format.channels, sampleRate: format.sampleRate)
     }
 

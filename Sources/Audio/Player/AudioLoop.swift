@@ -124,9 +124,11 @@ final class AudioLoop {
     /// does not run dry), topped up when it holds less than half.
     private static let hissLeadSeconds = 0.1
     /// The most audio one write hands the device, in seconds: a decoded chunk can be a quarter of a second,
-    /// and a write of it blocks until the device took it all; in slices, a switch or a pause is heard
-    /// (and fades out) within one slice.
-    private static let writeSeconds = 0.02
+    /// and a write of it blocks until the device took it all; in slices, a switch, a pause or a volume step
+    /// is heard (and fades) within one slice. One period of the default ALSA settings: the device wakes the
+    /// writer once a period anyway, and each write's passage through alsa-lib's plugins costs as much as
+    /// a codec frame's decoding (20 ms slices cost Opus 2 CPU s an hour more, docs/BENCHMARKS.md).
+    private static let writeSeconds = 0.05
     /// Seconds of audio between readings of the stream's bitrate (what the prebuffer is measured in).
     private static let bitrateIntervalSeconds = 5.0
     /// Digital silence a station's first decoded audio may open with, skipped (in seconds): what an MP3
