@@ -3,6 +3,9 @@ import CFaad
 /// AAC in ADTS frames (AAC-LC, HE-AAC with SBR, HE-AACv2 with PS) decoded with libfaad2, always to signed 16-bit
 /// samples in the stream's own channels.
 ///
+/// faad decodes to floating point here, which becomes 16-bit by arithmetic (`Int16(fullScale:)`, in loops that
+/// vectorize): faad's own 16-bit output calls libm's `lrintf` for every sample.
+///
 /// The ``AudioDecoder`` of ``AudioEncoding/adts``. ``ADTSFramer`` finds whole frames in the fed bytes (junk and
 /// a mid-frame start are skipped); each is decoded on its own. faad is set up from the first frame's header
 /// and again whenever profile, rate or channels change, or after a run of frames it could not decode.
@@ -19,6 +22,8 @@ public final class AACDecoder: AudioDecoder {
     /// The format last reported; the PCM decoded with a new one waits in `pending` for the next read.
     private var announced: PCMFormat?
     private var pending: [UInt8] = []
+    /// What faad decodes a frame to, full scale ±1: as many samples as the caller's buffer holds 16-bit ones.
+    private var decoded: [Float] = []
     private var codec: String?
     private var measuredBytes = 0
     private var measuredSeconds = 0.0
@@ -68,9 +73,13 @@ public final class AACDecoder: AudioDecoder {
                 guard setUp(for: frame) else { continue }
             }
             var info = NeAACDecFrameInfo()
-            var output = buffer.baseAddress
-            framer.withBytes(of: frame) { bytes, count in
-                _ = NeAACDecDecode2(handle, &info, bytes, UInt(count), &output, UInt(buffer.count))
+            let capacity = buffer.count / 2
+            if decoded.count < capacity { decoded = [Float](repeating: 0, count: capacity) }
+            decoded.withUnsafeMutableBytes { decoded in
+                var output = decoded.baseAddress
+                framer.withBytes(of: frame) { bytes, count in
+                    _ = NeAACDecDecode2(handle, &info, bytes, UInt(count), &output, UInt(capacity * 4))
+                }
             }
             guard info.error == 0, info.channels > 0, info.samplerate > 0 else {
                 failedFrames += 1
@@ -83,18 +92,19 @@ public final class AACDecoder: AudioDecoder {
             failedFrames = 0
             let decodedChannels = Int(info.channels)
             // faad checks the frame fits the buffer; the clamp only keeps the arithmetic below safe.
-            let samples = min(Int(clamping: info.samples), buffer.count / 2)
+            let samples = min(Int(clamping: info.samples), capacity)
             let frames = samples / decodedChannels
             var format = PCMFormat(sampleRate: Int(clamping: info.samplerate), channels: decodedChannels)
-            var byteCount = frames * format.bytesPerFrame
-            if decodedChannels == 2 && frame.header.channelConfiguration == 1 && info.ps == 0 {
-                // faad plays every mono stream as two equal channels, in case PS turns up: mono stays mono.
-                for index in 0..<frames {
-                    buffer.storeBytes(of: buffer.load(fromByteOffset: index * 4, as: Int16.self), toByteOffset: index * 2,
-                                      as: Int16.self)
+            // faad plays every mono stream as two equal channels, in case PS turns up: mono stays mono.
+            if decodedChannels == 2 && frame.header.channelConfiguration == 1 && info.ps == 0 { format.channels = 1 }
+            let byteCount = frames * format.bytesPerFrame
+            let output = buffer.bindMemory(to: Int16.self)
+            decoded.withUnsafeBufferPointer { decoded in
+                if format.channels == decodedChannels {
+                    for index in 0..<(frames * decodedChannels) { output[index] = Int16(fullScale: decoded[index]) }
+                } else {
+                    for index in 0..<frames { output[index] = Int16(fullScale: decoded[index * 2]) }
                 }
-                format.channels = 1
-                byteCount = frames * 2
             }
             codec = info.ps != 0 ? "HE-AACv2" : (info.sbr == UInt8(SBR_UPSAMPLED) || info.sbr == UInt8(SBR_DOWNSAMPLED)) ? "HE-AAC" : "AAC"
             if frames > 0 {
@@ -154,7 +164,7 @@ public final class AACDecoder: AudioDecoder {
             NeAACDecClose(handle)
             throw FaadError(function: "NeAACDecGetCurrentConfiguration")
         }
-        configuration.pointee.outputFormat = UInt8(FAAD_FMT_16BIT)
+        configuration.pointee.outputFormat = UInt8(FAAD_FMT_FLOAT)
         configuration.pointee.downMatrix = 0
         // Otherwise faad plays every stream of 24 kHz or less at twice its rate, in case SBR turns up; a stream
         // that has SBR shows it in its first frame, and the new rate is reported then.
