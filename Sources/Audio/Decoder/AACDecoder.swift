@@ -22,7 +22,8 @@ public final class AACDecoder: AudioDecoder {
     /// The format last reported; the PCM decoded with a new one waits in `pending` for the next read.
     private var announced: PCMFormat?
     private var pending: [UInt8] = []
-    /// What faad decodes a frame to, full scale ±1: as many samples as the caller's buffer holds 16-bit ones.
+    /// What faad decodes a frame to, full scale ±1: room for the largest frame of the stream's channels
+    /// (``frameSamples(_:)``), or for as many 16-bit samples as the caller's buffer holds when that is less.
     private var decoded: [Float] = []
     private var codec: String?
     private var measuredBytes = 0
@@ -73,7 +74,7 @@ public final class AACDecoder: AudioDecoder {
                 guard setUp(for: frame) else { continue }
             }
             var info = NeAACDecFrameInfo()
-            let capacity = buffer.count / 2
+            let capacity = min(buffer.count / 2, Self.frameSamples(frame.header))
             if decoded.count < capacity { decoded = [Float](repeating: 0, count: capacity) }
             decoded.withUnsafeMutableBytes { decoded in
                 var output = decoded.baseAddress
@@ -131,6 +132,14 @@ public final class AACDecoder: AudioDecoder {
             if kbps.isFinite && kbps < 1_000_000 { bitrate = Int(exactly: kbps) ?? 0 }
         }
         return AudioStreamInfo(codec: codec, bitrate: bitrate)
+    }
+
+    /// The most samples a frame of `header`'s stream decodes to: 2048 a channel (HE-AAC's), in at least two
+    /// channels (PS makes mono stereo); configuration 7 is 7.1, and 0 (channels set in the stream) is given as
+    /// many. faad refuses a frame that does not fit, which is then skipped as one it cannot decode.
+    static func frameSamples(_ header: ADTSHeader) -> Int {
+        let configuration = Int(header.channelConfiguration)
+        return 2048 * (configuration == 0 || configuration == 7 ? 8 : max(configuration, 2))
     }
 
     /// Sets faad up for the stream `frame` starts (`NeAACDecInit` reads its ADTS header); false when faad refuses.

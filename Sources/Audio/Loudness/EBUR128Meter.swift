@@ -4,11 +4,11 @@ import CEbur128
 /// gates), measured by libebur128: the integrated loudness of everything added so far.
 ///
 /// A meter made with a ``frameStride`` of 2 hears every other frame, as a stream at half the rate: BS.1770's
-/// loudness is a mean square, which the frames kept hold as the whole does, and what lies above the half
-/// rate's Nyquist frequency folds below it into the K-weighting's same +4 dB shelf (all of it above 1.5 kHz
-/// but the top 1.5 kHz of the band, where programme has little). It read 0.04 LU from the whole on programme
-/// and 0.18 low on white noise (`EBUR128MeterTests`), for half the cost: libebur128's filter runs sample by
-/// sample in double precision, the stage's largest cost.
+/// loudness is a mean square, which the frames kept hold as the whole does, and the upper half of the band
+/// folds, mirrored, into the lower, still on the K-weighting's +4 dB shelf above 1.5 kHz but for the band's
+/// top 1.5 kHz, where programme has little. It read 0.04 LU from the whole on programme and 0.18 low on white
+/// noise (`EBUR128MeterTests`), for half the cost: libebur128's filter runs sample by sample in double
+/// precision, the stage's largest cost.
 ///
 /// Integrated loudness is kept in libebur128's histogram (`EBUR128_MODE_HISTOGRAM`): constant memory and
 /// constant cost per query however long a station plays, where its default keeps every block. A mono
