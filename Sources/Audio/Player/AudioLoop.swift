@@ -126,8 +126,8 @@ final class AudioLoop {
     /// The most audio one write hands the device, in seconds: a decoded chunk can be a quarter of a second,
     /// and a write of it blocks until the device took it all; in slices, a switch, a pause or a volume step
     /// is heard (and fades) within one slice. One period of the default ALSA settings: the device wakes the
-    /// writer once a period anyway, and each write's passage through alsa-lib's plugins costs as much as
-    /// a codec frame's decoding (20 ms slices cost Opus 2 CPU s an hour more, docs/BENCHMARKS.md).
+    /// writer once a period anyway, and each write costs the same whatever its length (alsa-lib's plugins,
+    /// the system call): 20 ms slices cost Opus 2 CPU s an hour more (docs/BENCHMARKS.md).
     private static let writeSeconds = 0.05
     /// Seconds of audio between readings of the stream's bitrate (what the prebuffer is measured in).
     private static let bitrateIntervalSeconds = 5.0
