@@ -93,17 +93,9 @@ final class EBUR128Meter {
         guard keptFrames > 0 else { return }
         if kept.count < keptFrames * channels { kept = [Int16](repeating: 0, count: keptFrames * channels) }
         kept.withUnsafeMutableBufferPointer { kept in
-            if channels == 2 {
-                for frame in 0..<keptFrames {
-                    let source = (first + frame * 2) * 2
-                    kept[frame * 2] = samples[source]
-                    kept[frame * 2 + 1] = samples[source + 1]
-                }
-            } else {
-                for frame in 0..<keptFrames {
-                    let source = (first + frame * 2) * channels
-                    for channel in 0..<channels { kept[frame * channels + channel] = samples[source + channel] }
-                }
+            for frame in 0..<keptFrames {
+                let source = (first + frame * 2) * channels
+                for channel in 0..<channels { kept[frame * channels + channel] = samples[source + channel] }
             }
             ebur128_add_frames_short(state, kept.baseAddress!, keptFrames)
         }

@@ -70,8 +70,8 @@ final class LoudnessNormalizer {
         self.station = station
         computer = LoudnessGainComputer(target: target, storedLoudness: storedLoudness)
         linearGain = Self.linear(computer.gain)
-        settlingMeter = format.flatMap { EBUR128Meter(format: $0, frameStride: 2) }
-        sampledMeter = format.flatMap { EBUR128Meter(format: $0, frameStride: 2) }
+        settlingMeter = format.flatMap(Self.meter(for:))
+        sampledMeter = format.flatMap(Self.meter(for:))
         limiter?.reset()
         measuredSeconds = 0
         playedSeconds = 0
@@ -112,6 +112,11 @@ final class LoudnessNormalizer {
         guard measuredSeconds >= Self.reportAfterSeconds, measuredSeconds - reportedAtSeconds >= Self.reportIntervalSeconds
         else { return nil }
         return report(isLast: false)
+    }
+
+    /// A meter of either kind: every other frame heard (``EBUR128Meter/frameStride``).
+    private static func meter(for format: PCMFormat) -> EBUR128Meter? {
+        EBUR128Meter(format: format, frameStride: 2)
     }
 
     /// The meter the loudness is read from: the settling one while it hears everything, then the sampled one.
@@ -161,9 +166,9 @@ final class LoudnessNormalizer {
     private func change(to format: PCMFormat) {
         self.format = format
         if settlingMeter?.change(to: format) != true {
-            settlingMeter = playedSeconds < Self.settlingSeconds ? EBUR128Meter(format: format, frameStride: 2) : nil
+            settlingMeter = playedSeconds < Self.settlingSeconds ? Self.meter(for: format) : nil
         }
-        if sampledMeter?.change(to: format) != true { sampledMeter = EBUR128Meter(format: format, frameStride: 2) }
+        if sampledMeter?.change(to: format) != true { sampledMeter = Self.meter(for: format) }
         limiter = TruePeakLimiter(channels: format.channels, sampleRate: format.sampleRate)
     }
 
