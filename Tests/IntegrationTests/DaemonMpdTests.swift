@@ -33,6 +33,10 @@ final class DaemonMpdTests: XCTestCase {
             config.extra += "\n" + section + "\n"
         }
         try radio.startDaemon()
+        // The control socket answers before the MPD server has bound its port (its own service): a client
+        // connecting at once can be refused.
+        let deadline = Date().addingTimeInterval(10)
+        while try mpc("status").stderr.contains("Connection refused") && Date() < deadline { usleep(50_000) }
     }
 
     /// `mpc` against the daemon's MPD server (MPD_HOST `password@host` when a password is given).
