@@ -111,11 +111,14 @@ final class AudioLoop {
     private static let framesToConfirmFormat = 3
     /// Decoded audio is gathered into chunks of at least this many seconds before it is measured, scaled
     /// and written: a codec frame is 20–26 ms (Opus, AAC, MP3), and the work done once a chunk (the
-    /// loudness stage's set-up, titles, clocks) then runs a few times a second instead of fifty. The
-    /// writes keep their slices; a switch or a pause still takes effect within one (``writeSeconds``).
-    private static let chunkSeconds = 0.1
+    /// loudness stage's set-up, clocks) then runs a few times a second instead of fifty. A read of the ring
+    /// (4 KB, a quarter of a second at 128 kbit/s) is decoded in one run, the codec library's tables still
+    /// in the cache: decoding it in 0.1 s chunks between writes cost HLS 1–2 CPU s an hour more
+    /// (docs/BENCHMARKS.md). The writes keep their slices; a switch or a pause still takes effect within
+    /// one (``writeSeconds``).
+    private static let chunkSeconds = 0.4
     /// Samples a gathered chunk may reach: ``chunkSeconds`` at 48 kHz in 8 channels, or at 192 kHz in stereo.
-    private static let chunkCapacitySamples = 40960
+    private static let chunkCapacitySamples = 163_840
     /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
     /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
     /// quarter of a second of MP3) would lag the needle by that much.
@@ -450,6 +453,9 @@ final class AudioLoop {
                     sweep.apply(to: chunk, channels: format.channels)
                     try output.write(UnsafeBufferPointer(chunk))
                     offset = end
+                    // A title is shown when its first frame leaves the device: looked for at every slice, as a
+                    // chunk plays for up to ``chunkSeconds`` (a session's first, after it is reported audible).
+                    if audible { publishDueTitles(session) }
                 }
             }
         } catch {
