@@ -94,8 +94,10 @@ final class AudioLoop {
     /// Seconds of audio played since the stream's bitrate was last taken for the prebuffer.
     private var secondsSinceBitrate = 0.0
     private var input = [UInt8](repeating: 0, count: 4096)
-    /// Decoded PCM: room for a decoder's largest read behind ``chunkSeconds`` of audio gathered.
-    private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2 + AudioLoop.chunkCapacitySamples)
+    /// Decoded PCM: room for a decoder's largest read behind a chunk (``chunkSeconds``) of the device's format,
+    /// grown when a format first needs more: room for eight channels at 48 kHz would be resident in every
+    /// process that plays stereo.
+    private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2)
     /// Titles decoded, each due when the device has played up to its frame; at least the shortest heard span apart.
     private var pendingTitles: [(frame: Int64, title: String)] = []
     /// The frame of the title published last, in the device's current count (nil after a re-open).
@@ -340,7 +342,11 @@ final class AudioLoop {
         // Samples decoded into `pcm` and not played yet: played once they make a chunk, or before
         // anything that must come after them (a title, a new format, the end of the bytes fed).
         var gathered = 0
-        let chunkSamples = output.format.map { $0.frames(seconds: Self.chunkSeconds) * $0.channels } ?? 0
+        let chunkSamples = min(output.format.map { $0.frames(seconds: Self.chunkSeconds) * $0.channels } ?? 0,
+                               Self.chunkCapacitySamples)
+        if pcm.count < AudioDecoders.minimumReadBytes / 2 + chunkSamples {
+            pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2 + chunkSamples)
+        }
         while true {
             let result = pcm.withUnsafeMutableBytes { decoder.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[(gathered * 2)...])) }
             if gathered > 0, !Self.isPCM(result) {
@@ -380,7 +386,7 @@ final class AudioLoop {
             case .pcm(let bytes):
                 // With no device open (chunkSamples 0) each read is handed on at once, and dropped.
                 gathered += bytes / 2
-                if gathered >= min(chunkSamples, Self.chunkCapacitySamples) {
+                if gathered >= chunkSamples {
                     guard play(samples: gathered, session: session, gain: gain) else { return }
                     gathered = 0
                 }
