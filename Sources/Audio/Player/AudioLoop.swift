@@ -111,10 +111,10 @@ final class AudioLoop {
 
     /// Decoded chunks a new format must last before the device is reconfigured for it.
     private static let framesToConfirmFormat = 3
-    /// Decoded audio is gathered into chunks of at least this many seconds before it is measured, scaled
-    /// and written: a codec frame is 20–26 ms (Opus, AAC, MP3), and the work done once a chunk (the
-    /// loudness stage's set-up, clocks) then runs a few times a second instead of fifty. A read of the ring
-    /// (4 KB, a quarter of a second at 128 kbit/s) is decoded in one run, the codec library's tables still
+    /// Decoded audio is gathered into chunks before it is measured, scaled and written: all that one read of
+    /// the ring decodes to, up to this many seconds. A codec frame is 20–26 ms (Opus, AAC, MP3), and the work
+    /// done once a chunk (the loudness stage's set-up, clocks) then runs a few times a second instead of fifty.
+    /// A read (4 KB, a quarter of a second at 128 kbit/s) is decoded in one run, the codec library's tables still
     /// in the cache: decoding it in 0.1 s chunks between writes cost HLS 1–2 CPU s an hour more
     /// (docs/BENCHMARKS.md). The writes keep their slices; a switch or a pause still takes effect within
     /// one (``writeSeconds``).
@@ -122,8 +122,8 @@ final class AudioLoop {
     /// Samples a gathered chunk may reach: ``chunkSeconds`` at 48 kHz in 8 channels, or at 192 kHz in stereo.
     private static let chunkCapacitySamples = 163_840
     /// While sweeping, decoded audio is written in slices this long, the sweep's latest level applied to each:
-    /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to a
-    /// quarter of a second of MP3) would lag the needle by that much.
+    /// a write blocks until the device has room, and a level that waited for a whole decoded chunk (up to
+    /// ``chunkSeconds``) would lag the needle by that much.
     private static let sweepSliceSeconds = 0.01
     /// The hiss alone keeps the device this far ahead (above a period of the default ALSA settings, so it
     /// does not run dry), topped up when it holds less than half.
