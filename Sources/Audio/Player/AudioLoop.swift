@@ -98,6 +98,8 @@ final class AudioLoop {
     /// grown when a format first needs more: room for eight channels at 48 kHz would be resident in every
     /// process that plays stereo.
     private var pcm = [Int16](repeating: 0, count: AudioDecoders.minimumReadBytes / 2)
+    /// Decoded audio a pause's fade-out did not reach, in the format it was decoded in: heard first at the resume.
+    private var keptAtPause: (format: PCMFormat, samples: [Int16])?
     /// Titles decoded, each due when the device has played up to its frame; at least the shortest heard span apart.
     private var pendingTitles: [(frame: Int64, title: String)] = []
     /// The frame of the title published last, in the device's current count (nil after a re-open).
@@ -236,6 +238,7 @@ final class AudioLoop {
         ringGeneration = session?.ring.generation ?? 0
         // Every session marks its encoding before its first audio.
         decoder = nil
+        keptAtPause = nil
         pendingTitles.removeAll()
         lastPublishedFrame = nil
         prebuffering = true
@@ -284,7 +287,9 @@ final class AudioLoop {
             ringGeneration = ring.generation
             try? decoder?.restart()
             pendingTitles.removeAll()
+            keptAtPause = nil
         }
+        if playKeptAtPause(session, gain: command.gain) { return }
         if prebuffering {
             let needed = max(1, Int(settings.prebufferSeconds * Double(session.bytesPerSecond)))
             guard ring.waitUntilStored(atLeast: needed, timeout: 0.02) || ring.closed else {
@@ -402,8 +407,10 @@ final class AudioLoop {
         return false
     }
 
-    /// Applies volume and fades to the decoded samples and writes them; false when the output failed.
-    private func play(samples: Int, session: StationSession, gain: Float) -> Bool {
+    /// Applies equal loudness, volume and fades to the first `decoded` samples of `pcm` and writes them; false
+    /// when the output failed. What a pause's fade-out does not reach is kept for the resume (``keptAtPause``).
+    /// - Parameter normalized: the loudness stage has had these samples already (audio kept at a pause).
+    private func play(samples decoded: Int, session: StationSession, gain: Float, normalized: Bool = false) -> Bool {
         guard let format = output.format else { return true }
         let fadeFrames = format.frames(seconds: settings.fadeSeconds)
         if !audible && !fadingOut {
@@ -413,29 +420,37 @@ final class AudioLoop {
         } else if !fadingOut && volume.target != gain {
             volume.ramp(to: gain, overFrames: fadeFrames)
         }
-        var samples = samples
-        if fadingOut {
-            // Past the end of the fade-out there is only silence: writing it would delay the switch or
-            // pause by as much audio as one read decodes to (up to a second at low bitrates).
-            samples = min(samples, volume.framesToTarget * format.channels)
-            guard samples > 0 else { return true }
-        }
-        let slice = max(format.frames(seconds: sweep.isSweeping ? Self.sweepSliceSeconds : Self.writeSeconds), 1) * format.channels
         var start = 0
         if !playedInSession {
-            let silent = pcm.prefix(samples).prefix { $0 == 0 }.count / format.channels
+            let silent = pcm.prefix(decoded).prefix { $0 == 0 }.count / format.channels
             let skipped = min(silent, format.frames(seconds: Self.leadingSilenceSeconds) - leadingSilenceSkipped)
             if skipped > 0 {
                 leadingSilenceSkipped += skipped
                 start = skipped * format.channels
-                if start >= samples { return true }
+                if start >= decoded { return true }
             }
         }
+        if !normalized, let loudness {
+            // Equal loudness is measured and applied on the decoded chunk as the station sent it, all of it: what
+            // a pause's fade-out does not reach is heard at the resume.
+            let report = pcm.withUnsafeMutableBufferPointer {
+                loudness.process(UnsafeMutableBufferPointer(rebasing: $0[start..<decoded]), format: format)
+            }
+            if let report { loudnessMemory.measured(report) }
+        }
+        var samples = decoded
+        if fadingOut {
+            // Past the end of the fade-out there is only silence: writing it would delay the switch or
+            // pause by as much audio as one read decodes to (up to a second at low bitrates).
+            samples = min(samples, start + volume.framesToTarget * format.channels)
+            guard samples > start else {
+                keepForResume(start..<decoded, format: format, session: session)
+                return true
+            }
+        }
+        let slice = max(format.frames(seconds: sweep.isSweeping ? Self.sweepSliceSeconds : Self.writeSeconds), 1) * format.channels
         do {
             try pcm.withUnsafeMutableBufferPointer { buffer in
-                // Equal loudness is measured and applied on the decoded chunk as the station sent it.
-                let decoded = UnsafeMutableBufferPointer(rebasing: buffer[start..<samples])
-                if let report = loudness?.process(decoded, format: format) { loudnessMemory.measured(report) }
                 sweep.adapt(to: format.sampleRate)
                 var offset = start
                 while offset < samples {
@@ -468,6 +483,7 @@ final class AudioLoop {
             deviceLost(error, session: session)
             return false
         }
+        if fadingOut && volume.framesToTarget == 0 { keepForResume(samples..<decoded, format: format, session: session) }
         wrote(frames: (samples - start) / max(format.channels, 1), at: format.sampleRate)
         if !audible && !fadingOut {
             audible = true
@@ -480,6 +496,31 @@ final class AudioLoop {
             secondsSinceBitrate = 0
             session.bytesPerSecond = info.bitrate * 125
         }
+        return true
+    }
+
+    /// Keeps `pcm[range]`, decoded past the end of a pause's fade-out, to be heard first when the station
+    /// resumes: a pause loses none of the time-shift (nor does one lifted before its fade ended). Only while the
+    /// station stays (a switch or a stop drops it), and at most a chunk's worth (what `pcm` holds besides a
+    /// decoder's read).
+    private func keepForResume(_ range: Range<Int>, format: PCMFormat, session: StationSession) {
+        guard !range.isEmpty, programme.session === session, !programme.shuttingDown else { return }
+        if keptAtPause?.format != format { keptAtPause = (format, []) }
+        let room = max(0, pcm.count - AudioDecoders.minimumReadBytes / 2 - (keptAtPause?.samples.count ?? 0))
+        keptAtPause?.samples += pcm[range].prefix(room)
+    }
+
+    /// Plays the audio kept at a pause (``keepForResume(_:format:session:)``), faded in, when the device still
+    /// has its format. - Returns: whether there was any to play.
+    private func playKeptAtPause(_ session: StationSession, gain: Float) -> Bool {
+        guard let kept = keptAtPause else { return false }
+        keptAtPause = nil
+        guard kept.format == output.format, !kept.samples.isEmpty else { return false }
+        let count = min(kept.samples.count, pcm.count)
+        pcm.withUnsafeMutableBufferPointer { buffer in
+            kept.samples.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: count) }
+        }
+        _ = play(samples: count, session: session, gain: gain, normalized: true)
         return true
     }
 

@@ -45,6 +45,15 @@ public enum AlsaCapture {
         return ("wdcapture:FILE=\"\(file.path)\"", file)
     }
 
+    /// A fresh capture file and a device that fills it at the device's rate, as a sound card plays
+    /// (`Tests/AudioTests/Fixtures/pacer.py` behind the `file` plugin's pipe): a write blocks once the pipe
+    /// is full, so a player keeps its lead in its own buffers as it does on a device.
+    public static func pacedDevice(named name: String) -> (device: String, file: URL) {
+        let (_, file) = device(named: name)
+        let pacer = ProjectPaths.root.appendingPathComponent("Tests/AudioTests/Fixtures/pacer.py").path
+        return ("wdcapture:FILE=\"|exec python3 \(pacer) %r %c \(file.path)\"", file)
+    }
+
     /// The captured interleaved samples.
     public static func samples(in file: URL) -> [Int16] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
