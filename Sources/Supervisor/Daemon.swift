@@ -62,9 +62,14 @@ public final class Daemon {
         let listeners = SystemdListeners.takeFromEnvironment()
         // Before any thread that may transfer: libcurl's global set-up is not for concurrent first use.
         CurlEasy.initializeLibrary()
+        // alsa-lib's own messages into the log, not onto stderr (the simulator's screen).
+        AlsaLibraryLog.route(to: Logger(label: "wavedial.audio"))
         guard let (mixer, database, databasePath) = openStore() else { return 1 }
 
-        let player = Player(settings: configuration.audio, logger: Logger(label: "wavedial.audio"), mixer: mixer)
+        var audio = configuration.audio
+        // The appliance's sound card is part of it; the simulator is tried on any machine, often one without a card.
+        if mode == .simulator(interactive: true) { audio.missingDevice = .playSilently }
+        let player = Player(settings: audio, logger: Logger(label: "wavedial.audio"), mixer: mixer)
         let demoBand = demo
             ? DemoBandService(databasePath: databasePath, database: database, location: configuration.location.coordinate,
                               stopRequested: stopRequested, logger: Logger(label: "wavedial.demo"))

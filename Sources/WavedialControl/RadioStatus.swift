@@ -104,6 +104,11 @@ public struct RadioStatus: Codable, Sendable, Equatable {
     public var nextAlarm = NullWhenAbsent<String>(nil)
     /// The alarm's own tone sounds (its station could not be played); absent otherwise.
     public var alarmTone: Bool?
+    /// Where the audio goes: the ALSA device's name (`[audio] device`), or `"none"` when it goes nowhere (no
+    /// sound card in the simulator, or `device = "null"`).
+    public var audioOutput: String?
+    /// With `audio_output` `"none"`: why (the device and ALSA's reason); absent otherwise.
+    public var audioOutputDetail: String?
 
     public init(state: State, station: StationInfo?, title: String?, volume: Int, muted: Bool, favorite: Bool,
                 error: Problem?, band: DialBandKind, needleMHz: Double, connectingDetail: String?, errorDetail: String?) {
@@ -128,5 +133,7 @@ public struct RadioStatus: Codable, Sendable, Equatable {
         case sleepRemainingS = "sleep_remaining_s"
         case nextAlarm = "next_alarm"
         case alarmTone = "alarm_tone"
+        case audioOutput = "audio_output"
+        case audioOutputDetail = "audio_output_detail"
     }
 }

@@ -36,13 +36,6 @@ struct WavedialDaemonCommand: ParsableCommand {
         let path = config ?? ProcessInfo.processInfo.environment["WAVEDIAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Configuration.defaultPath
         let interactive = simulate && !headless && isatty(STDIN_FILENO) == 1
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            let level = ProcessInfo.processInfo.environment["WAVEDIAL_LOG"].flatMap(Logger.Level.init(rawValue:))
-            // The terminal simulator owns the screen: only problems go to stderr.
-            handler.logLevel = level ?? (interactive ? .error : .info)
-            return handler
-        }
         let configuration: Configuration
         do {
             configuration = try Configuration.load(path: path)
@@ -50,10 +43,34 @@ struct WavedialDaemonCommand: ParsableCommand {
             FileHandle.standardError.write(Data("wavediald: config \(error)\n".utf8))
             throw ExitCode(78)
         }
+        // The terminal simulator owns the screen: the log, and whatever a C library prints to stderr (alsa-lib,
+        // mpg123, faad, curl), go to a file beside the database instead.
+        let logFile = interactive ? try Self.redirectStandardError(besideDatabase: configuration.catalog.database) : nil
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            let level = ProcessInfo.processInfo.environment["WAVEDIAL_LOG"].flatMap(Logger.Level.init(rawValue:))
+            handler.logLevel = level ?? .info
+            return handler
+        }
         let mode: Daemon.Mode = simulate || headless ? .simulator(interactive: interactive) : .appliance
         let daemon = Daemon(configPath: path, configuration: configuration, mode: mode, demo: demo, logger: Logger(label: "wavedial.daemon"))
         let status = daemon.run()
+        if let logFile { print("wavediald: its log is in \(logFile)") }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Points stderr at `wavediald.log` in the database's folder, made anew, and returns the file's path.
+    private static func redirectStandardError(besideDatabase database: String) throws -> String {
+        let folder = (database as NSString).deletingLastPathComponent
+        let path = (folder.isEmpty ? "." : folder) + "/wavediald.log"
+        try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard descriptor >= 0, dup2(descriptor, STDERR_FILENO) >= 0 else {
+            FileHandle.standardError.write(Data("wavediald: cannot write the log \(path): \(String(cString: strerror(errno)))\n".utf8))
+            throw ExitCode(73)
+        }
+        close(descriptor)
+        return path
     }
 }
 

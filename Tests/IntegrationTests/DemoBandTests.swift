@@ -17,7 +17,7 @@ final class DemoBandTests: XCTestCase {
     private var realDatabase: String!
 
     /// The demo band's audio, made once for every run of these tests.
-    private static let sharedCache = ProjectPaths.root.appendingPathComponent(".build-media/demo-cache").path
+    static let sharedCache = ProjectPaths.root.appendingPathComponent(".build-media/demo-cache").path
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()

@@ -48,6 +48,8 @@ public final class Player: @unchecked Sendable {
     /// The alarm's own tone sounds while no station is tuned (``soundAlarmTone(_:)``).
     private var tone = false
     private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
+    /// Where the audio goes (set in `init`; changed by a ``SilenceFallbackOutput``, on the audio thread).
+    private var outputRoute: AudioOutputRoute
     private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
     private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
     private var nextObserverID = 0
@@ -70,7 +72,21 @@ public final class Player: @unchecked Sendable {
                 output: AudioOutput? = nil, mixer: AlsaMixer? = nil, clock: PlayerClock = MonotonicClock()) {
         self.settings = settings
         self.clock = clock
-        self.output = output ?? AlsaOutput(settings: settings.output)
+        var fallback: SilenceFallbackOutput?
+        outputRoute = .device(settings.output.device)
+        if let output {
+            self.output = output
+        } else if settings.output.device == "null" {
+            // ALSA's own null PCM never blocks: the lead would drain at once and nothing would ever play.
+            self.output = NullAudioOutput()
+            outputRoute = .configuredSilence
+        } else if settings.missingDevice == .playSilently {
+            let silent = SilenceFallbackOutput(device: AlsaOutput(settings: settings.output), deviceName: settings.output.device)
+            fallback = silent
+            self.output = silent
+        } else {
+            self.output = AlsaOutput(settings: settings.output)
+        }
         self.mixer = mixer
         self.logger = logger
         level = settings.volume
@@ -82,7 +98,11 @@ public final class Player: @unchecked Sendable {
                 }
             }, startSession: { [networkThreads] in $0.start(in: networkThreads) },
             listening: { [weak self] in self?.listening() ?? WarmStations.Listening(active: false, heard: false, connected: false) })
-        control.withLock { setMixer() }
+        control.withLock {
+            published.output = outputRoute
+            setMixer()
+        }
+        fallback?.onRouteChange = { [weak self] route in self?.outputRouteChanged(route) }
     }
 
     deinit {
@@ -345,6 +365,21 @@ public final class Player: @unchecked Sendable {
         publishStatus()
     }
 
+    /// The device could not be opened or written and the audio goes nowhere, or it plays again (the audio thread).
+    private func outputRouteChanged(_ route: AudioOutputRoute) {
+        switch route {
+        case .noDevice(let reason):
+            logger.warning("no sound card: playing on in silence, the device tried again every few seconds",
+                           metadata: ["audio.device": "\(settings.output.device)", "reason": "\(reason)"])
+        case .device(let name):
+            logger.notice("the sound card plays", metadata: ["audio.device": "\(name)"])
+        case .configuredSilence:
+            break
+        }
+        control.withLock { outputRoute = route }
+        publishStatus()
+    }
+
     // MARK: Status
 
     /// Derives the state from the network and audio sides and tells observers when it changed.
@@ -359,6 +394,7 @@ public final class Player: @unchecked Sendable {
             next.state = session == nil ? .idle : life.playerState
             next.connectionStage = life.connectionStage
             next.isReconnecting = session != nil && life.isReconnecting
+            next.output = outputRoute
             if session == nil { next.title = nil }
             guard next != published else { return }
             published = next

@@ -34,6 +34,9 @@ public struct PlayerSettings: Equatable, Sendable {
     /// Which volume the knob turns (`[audio] mixer`): the samples', or a sound card control's, which the
     /// daemon opens and hands to the ``Player`` (`wavedial play-url` plays with the software volume).
     public var mixer: MixerSettings = .software
+    /// What a device that cannot be opened or written means: a failure (the appliance), or playing on in
+    /// silence until it can (the simulator without a sound card).
+    public var missingDevice: MissingDevicePolicy = .fail
 
     public init(output: AlsaOutputSettings = AlsaOutputSettings(), source: StreamSourceSettings = StreamSourceSettings(),
                 reconnect: Backoff = Backoff(),

@@ -62,15 +62,19 @@ public struct PlayerStatus: Equatable, Sendable {
     public var isReconnecting: Bool
     /// While ``state`` is ``PlayerState/connecting``: what the player is doing (nil when not known yet).
     public var connectionStage: ConnectionStage?
+    /// Where the audio goes: the device, or nowhere (and why).
+    public var output: AudioOutputRoute
 
     public init(state: PlayerState, station: PlayableStation?, title: String?, streamName: String?,
-                isReconnecting: Bool = false, connectionStage: ConnectionStage? = nil) {
+                isReconnecting: Bool = false, connectionStage: ConnectionStage? = nil,
+                output: AudioOutputRoute = .device("default")) {
         self.state = state
         self.station = station
         self.title = title
         self.streamName = streamName
         self.isReconnecting = isReconnecting
         self.connectionStage = connectionStage
+        self.output = output
     }
 }
 

@@ -55,6 +55,8 @@ public struct DisplayViewState: Equatable, Sendable {
     public var nextAlarm: String? = nil
     /// The sleep timer runs: a small mark beside the state.
     public var sleeping = false
+    /// A short message that takes the bottom row for a moment ("No sound card"); the volume overlay goes over it.
+    public var banner: String? = nil
 
     public init(phase: Phase, clock: Date, frequency: Double? = nil, stationName: String = "",
                 nowPlaying: String? = nil, isFavorite: Bool = false, band: Band = .nearby,

@@ -46,6 +46,9 @@ public final class ScreenComposer {
         }
         if let volume = state.volume {
             drawVolume(volume, muted: state.muted, on: &screen, row: rows - 1)
+        } else if let banner = state.banner {
+            screen.write("", row: rows - 1)
+            screen.writeCentred(banner, row: rows - 1)
         }
         // A field that left the screen starts from the beginning when it comes back.
         fields = fields.filter { usedFields.contains($0.key) }

@@ -59,6 +59,10 @@ public final class RadioController: @unchecked Sendable {
     private var stored: ApplianceState
     private var songs = SongHistoryBuffer()
     private var volumeShownUntil: UInt64 = 0
+    /// Where the player's audio goes (the device, or nowhere and why).
+    private var audioOutput: AudioOutputRoute
+    /// "No sound card" shows on the LCD's bottom row until then.
+    private var bannerShownUntil: UInt64 = 0
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
@@ -83,6 +87,8 @@ public final class RadioController: @unchecked Sendable {
 
     /// How long the volume overlay stays after a change.
     static let volumeOverlayNanoseconds: UInt64 = 2_000_000_000
+    /// How long "No sound card" stays on the LCD's bottom row.
+    static let bannerNanoseconds: UInt64 = 4_000_000_000
 
     public init(
         configuration: Configuration, database: WavedialDatabase, player: RadioPlayer,
@@ -102,6 +108,7 @@ public final class RadioController: @unchecked Sendable {
         tuning = Tuning(needle: Needle(kHz: configuration.dial.band.startKHz))
         saved = (try? database.applianceState()) ?? ApplianceState()
         stored = saved
+        audioOutput = player.status.output
     }
 
     // MARK: Life cycle
@@ -466,6 +473,11 @@ public final class RadioController: @unchecked Sendable {
     // MARK: Player reports
 
     private func playerChanged(_ status: PlayerStatus) {
+        if status.output != audioOutput {
+            // Said once on the LCD as the audio starts going nowhere; `status` says it for as long as it does.
+            if case .noDevice = status.output { bannerShownUntil = monotonic() &+ Self.bannerNanoseconds }
+            audioOutput = status.output
+        }
         // Reports about a station switched away from are stale.
         guard status.station == nil || status.station?.id == current?.stationuuid else { return }
         playerStatus = status
@@ -597,6 +609,7 @@ public final class RadioController: @unchecked Sendable {
             band: configuration.dial.band, dial: activeBand, mode: mode, needle: needle,
             nameUnderNeedle: under.flatMap { lookup($0.stationuuid)?.name }, current: current, player: playerStatus,
             pausedAt: pausedAt, volume: saved.volume, muted: saved.muted, volumeShownUntil: volumeShownUntil,
+            audioOutput: audioOutput, banner: time < bannerShownUntil ? "No sound card" : nil,
             favoriteIDs: favoriteIDs, notice: notice, deviceProblem: deviceProblem,
             sleeping: clock.sleep.isOn, sleepRemainingSeconds: clock.sleep.remainingSeconds(at: time),
             nextAlarm: next.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) }, nextAlarmText: next.map(idleClockText),

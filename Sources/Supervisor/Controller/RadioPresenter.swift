@@ -29,6 +29,10 @@ enum RadioPresenter {
         var muted: Bool
         /// The volume overlay shows until then (monotonic ns).
         var volumeShownUntil: UInt64
+        /// Where the audio goes.
+        var audioOutput: AudioOutputRoute = .device("default")
+        /// A short message on the bottom row for a moment ("No sound card").
+        var banner: String?
         var favoriteIDs: Set<String>
         /// A subsystem's message for the idle screen ("Syncing catalog", "Set location").
         var notice: String?
@@ -69,6 +73,8 @@ enum RadioPresenter {
         status.sleepRemainingS = NullWhenAbsent(picture.sleepRemainingSeconds)
         status.nextAlarm = NullWhenAbsent(picture.nextAlarm)
         status.alarmTone = picture.alarmToneSounding ? true : nil
+        status.audioOutput = picture.audioOutput.name
+        status.audioOutputDetail = picture.audioOutput.reason.map { StationText.printable(String($0.prefix(maximumDetailLength))) }
         return status
     }
 
@@ -107,6 +113,7 @@ enum RadioPresenter {
             volume: time < picture.volumeShownUntil ? picture.volume : nil,
             connectingDetail: phase == .connecting ? picture.player.connectionStage?.description : nil, muted: picture.muted)
         state.sleeping = picture.sleeping
+        state.banner = picture.banner
         if case .idle = state.phase { state.nextAlarm = picture.nextAlarmText }
         return state
     }
