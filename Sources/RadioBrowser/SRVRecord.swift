@@ -42,7 +42,7 @@ public struct SRVRecord: Sendable, Equatable {
                 func word(_ offset: Int) -> UInt16 { UInt16(data[offset]) << 8 | UInt16(data[offset + 1]) }
                 var target = [CChar](repeating: 0, count: Int(NS_MAXDNAME))
                 guard CResolv_expand(base, base + buffer.count, data + 6, &target, Int32(target.count)) >= 0 else { continue }
-                records.append(SRVRecord(priority: word(0), weight: word(2), port: word(4), target: String(cString: target)))
+                records.append(SRVRecord(priority: word(0), weight: word(2), port: word(4), target: String(nulTerminated: target)))
             }
             return records
         }

@@ -62,7 +62,7 @@ public enum ServerDiscovery {
         while let entry = cursor {
             var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             if getnameinfo(entry.pointee.ai_addr, entry.pointee.ai_addrlen, &name, socklen_t(name.count), nil, 0, NI_NAMEREQD) == 0 {
-                names.append(String(cString: name))
+                names.append(String(nulTerminated: name))
             }
             cursor = entry.pointee.ai_next
         }

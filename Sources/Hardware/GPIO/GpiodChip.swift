@@ -49,8 +49,8 @@ final class GpiodChip {
             throw GPIOError(.system, "cannot read GPIO chip \"\(description)\": \(String(cString: strerror(error)))", errno: error)
         }
         self.handle = handle
-        self.name = String(cString: name)
-        self.label = String(cString: label)
+        self.name = String(nulTerminated: name)
+        self.label = String(nulTerminated: label)
         self.lineCount = lines
     }
 
@@ -149,7 +149,7 @@ final class GpiodChip {
         guard let handle else { return "" }
         var consumer = [CChar](repeating: 0, count: 64)
         guard wd_gpio_line_consumer(handle, offset, &consumer, consumer.count) == 1 else { return "" }
-        return " (\"\(String(cString: consumer))\")"
+        return " (\"\(String(nulTerminated: consumer))\")"
     }
 
     private func failure(_ verb: String, _ request: Request) -> GPIOError {
@@ -194,7 +194,7 @@ final class GpiodChip {
             var label = [CChar](repeating: 0, count: 64)
             var lines: UInt32 = 0
             if wd_gpio_chip_describe(chip, &name, name.count, &label, label.count, &lines) == 0,
-               String(cString: label) == description {
+               String(nulTerminated: label) == description {
                 return chip
             }
             wd_gpio_chip_close(chip)

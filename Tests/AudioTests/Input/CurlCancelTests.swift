@@ -17,7 +17,9 @@ final class CurlCancelTests: XCTestCase {
             let easy = try CurlEasy()
             try easy.set(.url(server.url("/stall.mp3")))  // a burst, then the connection stays open and quiet
             let transfer = Transfer()
-            Thread.detachNewThread { transfer.run(easy) }
+            // The transfer runs on its own thread; this one only cancels it (CurlEasy's one cross-thread call).
+            nonisolated(unsafe) let transferred = easy
+            Thread.detachNewThread { transfer.run(transferred) }
             // Wait for the quiet part: the burst is in and libcurl has just made a progress call.
             let deadline = Date().addingTimeInterval(10)
             while transfer.bytes < 65_536 && Date() < deadline { usleep(10_000) }

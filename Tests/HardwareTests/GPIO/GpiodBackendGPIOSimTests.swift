@@ -88,9 +88,11 @@ final class GpiodBackendGPIOSimTests: XCTestCase {
         defer { backend.release() }
         _ = try backend.request(chip: sim!.name, lines: [GPIOLineSpec(line: 0, role: "a")])
         let failed = expectation(description: "a wait failed")
+        // The reader's thread waits; this one only ends the chip (the threads GPIOBackend allows).
+        nonisolated(unsafe) let reader = backend
         DispatchQueue.global().async {
             // The kernel does not wake a waiting poll when the chip goes (Linux 6.1); a later wait sees it.
-            while (try? backend.waitForEdges(until: nil)) != nil {}
+            while (try? reader.waitForEdges(until: nil)) != nil {}
             failed.fulfill()
         }
         usleep(100_000)
@@ -120,8 +122,10 @@ final class GpiodBackendGPIOSimTests: XCTestCase {
         defer { backend.release() }
         _ = try backend.request(chip: sim.name, lines: [GPIOLineSpec(line: 0, role: "a")])
         let returned = expectation(description: "wait returned")
+        // The reader's thread waits; this one only wakes it (the threads GPIOBackend allows).
+        nonisolated(unsafe) let reader = backend
         DispatchQueue.global().async {
-            XCTAssertEqual(try? backend.waitForEdges(until: nil), [])
+            XCTAssertEqual(try? reader.waitForEdges(until: nil), [])
             returned.fulfill()
         }
         usleep(100_000)
