@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The pure modules build in the Swift 6 language mode; Audio and Supervisor (C callbacks and
-// observers that cross threads as plain closures, their threads owned explicitly) stay in 5.
+// The libraries build in the Swift 6 language mode, so the compiler checks their data-race safety; Supervisor
+// (observers and callbacks that cross threads as plain closures, its threads owned explicitly) stays in 5.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -78,10 +78,10 @@ let package = Package(
             name: "Audio",
             dependencies: ["CurlSupport", "Threads", "PrintableText", "CMpg123", "CFaad", "COgg", "COpus", "CVorbis", "CFLAC", "CEbur128", "CAlsa",
                            "CCrypto", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .target(
             name: "Hardware",
-            dependencies: ["CGpiod", "CI2CDev", "CEvdev", "Threads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGpiod", "CI2CDev", "CEvdev", "Threads", "PrintableText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift6),
         .target(
             name: "Display",

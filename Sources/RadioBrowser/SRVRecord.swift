@@ -1,5 +1,6 @@
 import CResolv
 import Foundation
+import PrintableText
 
 /// A DNS SRV record (RFC 2782): where a service runs.
 public struct SRVRecord: Sendable, Equatable {

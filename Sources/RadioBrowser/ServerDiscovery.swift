@@ -1,5 +1,6 @@
 import CurlSupport
 import Foundation
+import PrintableText
 
 /// Finds Radio Browser API servers: DNS SRV `_api._tcp.radio-browser.info`, else the
 /// addresses of `all.api.radio-browser.info` named by reverse lookup; shuffled, so that

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Logging
 import PrintableText
-import Threads
+import Synchronization
 
 /// Plays one URL in the foreground of a command-line process, printing `state: …` and `title: …` lines
 /// on stdout as they happen: `wavedial play-url`, whether it became `wavedial-player` or runs in-process.
@@ -26,31 +26,23 @@ public enum ForegroundPlayback {
         logger.logLevel = .error
         let player = Player(settings: settings, logger: logger)
         let done = DispatchSemaphore(value: 0)
-        let lock = ConditionLock()
-        var failure: PlaybackFailure?
-        // Set under `lock` once the player is stopped: a status still queued on the event queue prints
-        // nothing, so no thread writes to stdout while the process exits (exit frees stdio's buffers).
-        var finished = false
-        // Only the player's serial event queue touches these.
-        var lastState: PlayerState?
-        var lastTitle: String?
-        var played = false
+        let progress = Progress()
         let observation = player.observe { status in
-            lock.lock()
-            defer { lock.unlock() }
-            guard !finished else { return }
-            if status.state != lastState {
-                lastState = status.state
-                say("state: \(status.state)")
-                if status.state == .playing { played = true }
-                if case .failed(let final, let retrying) = status.state, !retrying || !played {
-                    failure = final
-                    done.signal()
+            progress.state.withLock { state in
+                guard !state.finished else { return }
+                if status.state != state.lastState {
+                    state.lastState = status.state
+                    say("state: \(status.state)")
+                    if status.state == .playing { state.played = true }
+                    if case .failed(let final, let retrying) = status.state, !retrying || !state.played {
+                        state.failure = final
+                        done.signal()
+                    }
                 }
-            }
-            if let title = status.title, title != lastTitle {
-                lastTitle = title
-                say("title: \(title)")
+                if let title = status.title, title != state.lastTitle {
+                    state.lastTitle = title
+                    say("title: \(title)")
+                }
             }
         }
         var signalSources: [DispatchSourceSignal] = []
@@ -72,19 +64,38 @@ public enum ForegroundPlayback {
         observation.cancel()
         signalSources.forEach { $0.cancel() }
         // Waits for a line being printed, and silences the statuses still queued.
-        lock.withLock { finished = true }
+        let failure = progress.state.withLock { state in
+            state.finished = true
+            return state.failure
+        }
         var status: Int32 = 0
         if let failure {
-            fputs(StationText.printable("wavedial: cannot play \(url): \(failure.code) (\(failure.detail))") + "\n", stderr)
+            let line = StationText.printable("wavedial: cannot play \(url): \(failure.code) (\(failure.detail))") + "\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
             status = 1
         }
         fflush(nil)
         _exit(status)
     }
 
+    /// What the player's event queue and the main thread share.
+    private final class Progress: Sendable {
+        struct State {
+            var failure: PlaybackFailure?
+            /// Set once the player is stopped: a status still queued on the event queue prints nothing, so
+            /// no thread writes to stdout while the process exits (exit frees stdio's buffers).
+            var finished = false
+            var lastState: PlayerState?
+            var lastTitle: String?
+            var played = false
+        }
+
+        let state = Mutex(State())
+    }
+
     /// Prints `line` without control or bidi characters: titles and states name what the station sent.
     private static func say(_ line: String) {
         print(StationText.printable(line))
-        fflush(stdout)
+        fflush(nil)
     }
 }

@@ -50,8 +50,8 @@ public final class Player: @unchecked Sendable {
     private var published = PlayerStatus(state: .idle, station: nil, title: nil, streamName: nil)
     /// Where the audio goes (set in `init`; changed by a ``SilenceFallbackOutput``, on the audio thread).
     private var outputRoute: AudioOutputRoute
-    private var statusObservers: [Int: (PlayerStatus) -> Void] = [:]
-    private var titleObservers: [Int: (TrackTitle) -> Void] = [:]
+    private var statusObservers: [Int: @Sendable (PlayerStatus) -> Void] = [:]
+    private var titleObservers: [Int: @Sendable (TrackTitle) -> Void] = [:]
     private var nextObserverID = 0
     /// The one-way channel to the audio thread; nil until the thread starts.
     private var commands: AudioCommandChannel?
@@ -319,7 +319,7 @@ public final class Player: @unchecked Sendable {
     public var status: PlayerStatus { control.withLock { published } }
 
     /// Calls `handler` with the current status now and with every change, on the event queue.
-    public func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Observation {
+    public func observe(_ handler: @escaping @Sendable (PlayerStatus) -> Void) -> Observation {
         // Queued under the lock, as every change is, so the current status reaches the handler before any later one.
         let id = control.withLock { () -> Int in
             nextObserverID += 1
@@ -332,7 +332,7 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Calls `handler` on the event queue whenever the listener starts hearing a new title (for the song history).
-    public func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Observation {
+    public func observeTitles(_ handler: @escaping @Sendable (TrackTitle) -> Void) -> Observation {
         let id = control.withLock { () -> Int in
             nextObserverID += 1
             titleObservers[nextObserverID] = handler

@@ -19,32 +19,33 @@ extension PlayerSettings {
     }
 
     /// Every setting by its option name; all of them are passed, so the player plays exactly as configured.
-    private static let fields: KeyValuePairs<String, Field> = [
-        "--device": .text(\.output.device),
-        "--alsa-buffer-seconds": .number(\.output.bufferSeconds),
-        "--alsa-period-seconds": .number(\.output.periodSeconds),
-        "--connect-timeout": .number(\.source.connectTimeout),
-        "--stall-timeout": .number(\.source.stallTimeout),
-        "--max-redirects": .integer(\.source.maximumRedirects),
-        "--user-agent": .text(\.source.userAgent),
-        "--reconnect-initial-delay": .number(\.reconnect.initialDelay),
-        "--reconnect-fast-cap": .number(\.reconnect.fastCap),
-        "--reconnect-fast-window": .number(\.reconnect.fastWindow),
-        "--reconnect-max-delay": .number(\.reconnect.maximumDelay),
-        "--device-retry-initial-delay": .number(\.deviceRetry.initialDelay),
-        "--device-retry-fast-cap": .number(\.deviceRetry.fastCap),
-        "--device-retry-fast-window": .number(\.deviceRetry.fastWindow),
-        "--device-retry-max-delay": .number(\.deviceRetry.maximumDelay),
-        "--prebuffer-seconds": .number(\.prebufferSeconds),
-        "--buffer-seconds": .number(\.maximumLeadSeconds),
-        "--timeshift-seconds": .number(\.timeShiftSeconds),
-        "--start-timeout": .number(\.startTimeout),
-        "--fade-seconds": .number(\.fadeSeconds),
-        "--volume": .number(\.volume),
-        "--hls-max-bandwidth": .integer(\.hlsBandwidthLimit),
-        "--allowed-addresses": .networks(\.source.allowedAddresses),
-        "--loudness-target": .loudness(\.loudnessTarget),
-    ]
+    /// Made at each use (a key path is no `Sendable` value to keep in a static).
+    private static var fields: [(key: String, value: Field)] { [
+        ("--device", .text(\.output.device)),
+        ("--alsa-buffer-seconds", .number(\.output.bufferSeconds)),
+        ("--alsa-period-seconds", .number(\.output.periodSeconds)),
+        ("--connect-timeout", .number(\.source.connectTimeout)),
+        ("--stall-timeout", .number(\.source.stallTimeout)),
+        ("--max-redirects", .integer(\.source.maximumRedirects)),
+        ("--user-agent", .text(\.source.userAgent)),
+        ("--reconnect-initial-delay", .number(\.reconnect.initialDelay)),
+        ("--reconnect-fast-cap", .number(\.reconnect.fastCap)),
+        ("--reconnect-fast-window", .number(\.reconnect.fastWindow)),
+        ("--reconnect-max-delay", .number(\.reconnect.maximumDelay)),
+        ("--device-retry-initial-delay", .number(\.deviceRetry.initialDelay)),
+        ("--device-retry-fast-cap", .number(\.deviceRetry.fastCap)),
+        ("--device-retry-fast-window", .number(\.deviceRetry.fastWindow)),
+        ("--device-retry-max-delay", .number(\.deviceRetry.maximumDelay)),
+        ("--prebuffer-seconds", .number(\.prebufferSeconds)),
+        ("--buffer-seconds", .number(\.maximumLeadSeconds)),
+        ("--timeshift-seconds", .number(\.timeShiftSeconds)),
+        ("--start-timeout", .number(\.startTimeout)),
+        ("--fade-seconds", .number(\.fadeSeconds)),
+        ("--volume", .number(\.volume)),
+        ("--hls-max-bandwidth", .integer(\.hlsBandwidthLimit)),
+        ("--allowed-addresses", .networks(\.source.allowedAddresses)),
+        ("--loudness-target", .loudness(\.loudnessTarget)),
+    ] }
 
     /// `--name value` pairs for every setting (numbers in Swift's shortest exact form).
     public var arguments: [String] {

@@ -2,6 +2,7 @@ import CGpiod
 #if canImport(Glibc)
 import Glibc
 #endif
+import PrintableText
 
 /// An open GPIO chip and the lines requested from it: the one wrapper over libgpiod, for the input
 /// lines (`GpiodBackend`) and the LCD's output lines (`GpiodLCDBus`).

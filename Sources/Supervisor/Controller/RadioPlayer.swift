@@ -21,8 +21,8 @@ public protocol RadioPlayer: AnyObject {
     /// 0...1, ramped by the player.
     var volume: Double { get set }
     var status: PlayerStatus { get }
-    func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Player.Observation
-    func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Player.Observation
+    func observe(_ handler: @escaping @Sendable (PlayerStatus) -> Void) -> Player.Observation
+    func observeTitles(_ handler: @escaping @Sendable (TrackTitle) -> Void) -> Player.Observation
 }
 
 extension Player: RadioPlayer {}

@@ -73,13 +73,13 @@ final class RecordingPlayer: RadioPlayer, @unchecked Sendable {
         lock.withLock { calls.append(on ? "tone" : "tone off") }
     }
 
-    func observe(_ handler: @escaping (PlayerStatus) -> Void) -> Player.Observation {
+    func observe(_ handler: @escaping @Sendable (PlayerStatus) -> Void) -> Player.Observation {
         let id = UUID()
         lock.withLock { handlers[id] = handler }
         return Player.Observation(onCancel: { [weak self] in _ = self?.lock.withLock { self?.handlers.removeValue(forKey: id) } })
     }
 
-    func observeTitles(_ handler: @escaping (TrackTitle) -> Void) -> Player.Observation {
+    func observeTitles(_ handler: @escaping @Sendable (TrackTitle) -> Void) -> Player.Observation {
         let id = UUID()
         lock.withLock { titleHandlers[id] = handler }
         return Player.Observation(onCancel: { [weak self] in _ = self?.lock.withLock { self?.titleHandlers.removeValue(forKey: id) } })

@@ -1,4 +1,5 @@
 import CCrypto
+import PrintableText
 
 /// A libcrypto call failed: the function, and OpenSSL's reason from its error queue when it left one.
 public struct CryptoError: Error, CustomStringConvertible {
@@ -23,6 +24,6 @@ public struct CryptoError: Error, CustomStringConvertible {
         guard code != 0 else { return "\(function) failed" }
         var buffer = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &buffer, buffer.count)
-        return "\(function) failed: \(String(cString: buffer))"
+        return "\(function) failed: \(String(nulTerminated: buffer))"
     }
 }
