@@ -8,7 +8,6 @@ let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Wavedial",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wavedial", targets: ["wavedial"]),
         .executable(name: "wavediald", targets: ["wavediald"]),

@@ -15,6 +15,12 @@ public enum AudioOutputRoute: Equatable, Sendable {
         return "none"
     }
 
+    /// Whether the device cannot be opened (and the audio goes nowhere for it).
+    public var isNoDevice: Bool {
+        if case .noDevice = self { return true }
+        return false
+    }
+
     /// Why the audio goes nowhere; nil while a device plays it.
     public var reason: String? {
         switch self {

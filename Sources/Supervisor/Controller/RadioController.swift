@@ -475,7 +475,7 @@ public final class RadioController: @unchecked Sendable {
     private func playerChanged(_ status: PlayerStatus) {
         if status.output != audioOutput {
             // Said once on the LCD as the audio starts going nowhere; `status` says it for as long as it does.
-            if case .noDevice = status.output { bannerShownUntil = monotonic() &+ Self.bannerNanoseconds }
+            if case .noDevice = status.output, !audioOutput.isNoDevice { bannerShownUntil = monotonic() &+ Self.bannerNanoseconds }
             audioOutput = status.output
         }
         // Reports about a station switched away from are stale.

@@ -136,6 +136,16 @@ final class ScreenComposerTests: XCTestCase {
         XCTAssertEqual(lines(state, 16, 2)[1], "Vol           0%")
     }
 
+    /// A banner ("No sound card") takes the bottom row for its moment, centred; the volume overlay goes over it.
+    func testABannerTakesTheBottomRowUnderTheVolumeOverlay() {
+        var state = playing()
+        state.banner = "No sound card"
+        XCTAssertEqual(lines(state, 16, 2), ["101.5 Jazz FM   ", " No sound card  "])
+        XCTAssertEqual(lines(state, 20, 4)[3], "   No sound card    ")
+        state.volume = 60
+        XCTAssertEqual(lines(state, 16, 2)[1], "Vol ████▏    60%")
+    }
+
     /// Full only at 100 %, empty only at 0 %: the ends of the bar say the ends of the range.
     func testVolumeBarIsEmptyOnlyAtZeroAndFullOnlyAtOneHundred() {
         var state = playing()

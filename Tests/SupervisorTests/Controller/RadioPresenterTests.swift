@@ -22,6 +22,23 @@ final class RadioPresenterTests: XCTestCase {
             nextAlarmText: "Mon 07:00", alarmToneSounding: false)
     }
 
+    func testWhereTheAudioGoesIsReportedAndNoSoundCardShownAsABanner() {
+        var nowhere = picture()
+        XCTAssertEqual(RadioPresenter.status(of: nowhere).audioOutput, "default")
+        XCTAssertNil(RadioPresenter.status(of: nowhere).audioOutputDetail)
+        nowhere.audioOutput = .noDevice(reason: "default: snd_pcm_open: No such file or directory\u{1B}[2J")
+        nowhere.banner = "No sound card"
+        let status = RadioPresenter.status(of: nowhere)
+        XCTAssertEqual(status.audioOutput, "none")
+        XCTAssertEqual(status.audioOutputDetail, "default: snd_pcm_open: No such file or directory [2J", "cleaned for a terminal")
+        XCTAssertEqual(status.state, .playing, "no sound card is no failure")
+        XCTAssertNil(status.error)
+        XCTAssertEqual(RadioPresenter.viewState(of: nowhere, at: 1, clock: Date(timeIntervalSince1970: 0)).banner, "No sound card")
+        nowhere.audioOutput = .configuredSilence
+        XCTAssertEqual(RadioPresenter.status(of: nowhere).audioOutput, "none")
+        XCTAssertEqual(RadioPresenter.status(of: nowhere).audioOutputDetail, "[audio] device = \"null\": no sound is made")
+    }
+
     func testAPlayingStationIsShownAndReportedWithItsFrequencyAndTitle() {
         let status = RadioPresenter.status(of: picture())
         XCTAssertEqual(status.state, .playing)
