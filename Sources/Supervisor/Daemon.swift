@@ -15,7 +15,7 @@ import WavedialCore
 /// dependency order (display, player, controller, input, servers, catalog), to a ``ServiceGroup``; talks to
 /// systemd, and on SIGTERM/SIGINT stops them in reverse under one deadline (fade out, close devices, flush)
 /// and exits 0. SIGHUP reloads the configuration.
-public final class Daemon {
+public final class Daemon: Sendable {
     /// How the appliance meets the world.
     public enum Mode: Sendable, Equatable {
         /// Real GPIO and LCD as configured.
@@ -26,7 +26,9 @@ public final class Daemon {
     }
 
     private let configPath: String
-    private var configuration: Configuration
+    /// The configuration the daemon started with: what builds the services. A reload (SIGHUP, `reload`) hands
+    /// the fresh one to the controller and keeps none here, so start-up never reads a value another thread writes.
+    private let configuration: Configuration
     private let mode: Mode
     private let demo: Bool
     private let logger: Logger
@@ -215,9 +217,7 @@ public final class Daemon {
     /// effect at once, device settings at the next start. - Returns: an error reply, or nil.
     private func reload(_ controller: RadioController) -> ControlResponse? {
         do {
-            let fresh = try Configuration.load(path: configPath)
-            configuration = fresh
-            controller.reload(fresh)
+            controller.reload(try Configuration.load(path: configPath))
             logger.info("configuration reloaded")
             return nil
         } catch {

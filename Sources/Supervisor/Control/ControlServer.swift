@@ -18,7 +18,7 @@ public final class ControlServer: @unchecked Sendable {
     public typealias Responder = (ControlCommand) -> ControlResponse
     /// Starts a subscription that offers each status to `send` until it returns false; returns a
     /// function that ends it. `send` never blocks: it leaves the status in the subscriber's outbox.
-    public typealias Subscriber = (_ send: @escaping (RadioStatus) -> Bool) -> () -> Void
+    public typealias Subscriber = (_ send: @escaping @Sendable (RadioStatus) -> Bool) -> () -> Void
 
     public static let maximumRequestLength = 16 * 1024
     public static let maximumClients = 32

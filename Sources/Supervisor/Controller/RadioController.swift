@@ -556,7 +556,7 @@ public final class RadioController: @unchecked Sendable {
     /// current status, then each change, on the controller's queue, until it returns false. It must not
     /// block: the control server only leaves the status in the subscriber's outbox.
     /// - Returns: a function that ends the subscription.
-    public func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void {
+    public func subscribe(_ send: @escaping @Sendable (RadioStatus) -> Bool) -> () -> Void {
         let id = UUID()
         queue.async { [self] in
             guard send(makeStatus()) else { return }

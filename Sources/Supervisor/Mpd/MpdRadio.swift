@@ -11,7 +11,7 @@ public protocol MpdRadio: AnyObject, Sendable {
     /// An intent, carried out on the controller's queue after the call returns.
     func request(_ intent: RadioIntent)
     /// Each status change, as ``RadioController/subscribe(_:)`` hands them.
-    func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void
+    func subscribe(_ send: @escaping @Sendable (RadioStatus) -> Bool) -> () -> Void
 }
 
 extension RadioController: MpdRadio {}

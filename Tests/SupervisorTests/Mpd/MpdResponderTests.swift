@@ -22,7 +22,7 @@ final class MpdResponderTests: XCTestCase {
             return ControlResponse(ok: true, status: status)
         }
         func request(_ intent: RadioIntent) { intents.append(intent) }
-        func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void { {} }
+        func subscribe(_ send: @escaping @Sendable (RadioStatus) -> Bool) -> () -> Void { {} }
     }
 
     private func entry(_ uuid: String, _ name: String, _ mhz: Double) -> DialListing.Entry {

@@ -22,7 +22,7 @@ final class MpdServerTests: XCTestCase {
         func perform(_ command: ControlCommand) -> ControlResponse { ControlResponse(ok: true, status: status) }
         func request(_ intent: RadioIntent) {}
 
-        func subscribe(_ send: @escaping (RadioStatus) -> Bool) -> () -> Void {
+        func subscribe(_ send: @escaping @Sendable (RadioStatus) -> Bool) -> () -> Void {
             lock.withLock { subscriber = send }
             _ = send(status)
             return { [weak self] in self?.lock.withLock { self?.subscriber = nil } }
