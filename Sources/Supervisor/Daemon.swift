@@ -162,6 +162,11 @@ public final class Daemon {
         return 0
     }
 
+    /// The database a daemon of `configuration` opens: the demo band's own in demo mode.
+    public static func databasePath(_ configuration: Configuration, demo: Bool) -> String {
+        demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
+    }
+
     /// The mixer and the database (the demo band's own in demo mode); nil when either cannot be opened (said why).
     private func openStore() -> (AlsaMixer?, WavedialDatabase, String)? {
         let mixer: AlsaMixer?
@@ -172,7 +177,7 @@ public final class Daemon {
             notifier.notify("STATUS=[audio] mixer_control: \(error)")
             return nil
         }
-        let path = demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
+        let path = Self.databasePath(configuration, demo: demo)
         do {
             return (mixer, try WavedialDatabase.open(path: path), path)
         } catch {
