@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// Options every command takes: where the configuration is, and whether the demo band's database is meant.
@@ -115,6 +116,13 @@ enum ExitStatus {
     static let unavailable: Int32 = 69  // EX_UNAVAILABLE: a server or the daemon cannot be reached
     static let database: Int32 = 74  // EX_IOERR
     static let config: Int32 = 78  // EX_CONFIG
+
+    /// The exit code of the daemon's refusal of `kind`: its database's failure is the CLI's own (74).
+    static func of(_ kind: ControlResponse.FailureKind?) -> Int32 {
+        if kind == .database { return database }
+        if kind == .notFound { return notFound }
+        return failure
+    }
 }
 
 /// Logging for the CLI: warnings and worse on stderr; the output itself is for people and scripts.

@@ -162,7 +162,7 @@ extension RadioController {
             do {
                 _ = try database.addAlarm(try request.alarm())
             } catch {
-                return .failure("\(error)")
+                return .failure("\(error)", cause: error)
             }
         case .alarmRemove(let id), .alarmEnable(let id), .alarmDisable(let id):
             do {
@@ -170,7 +170,7 @@ extension RadioController {
                     ? try database.removeAlarm(id) : try database.setAlarm(id, enabled: command == .alarmEnable(id: id))
                 guard found else { return .failure("no alarm \(id)") }
             } catch {
-                return .failure("alarms not saved: \(error)")
+                return .failure("alarms not saved: \(error)", cause: error)
             }
         default:
             break
