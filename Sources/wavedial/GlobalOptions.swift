@@ -98,10 +98,20 @@ struct GlobalOptions: ParsableArguments {
 
     /// The configuration and the database it names.
     func open() throws -> (Configuration, WavedialDatabase) {
+        try open(WavedialDatabase.open(path:))
+    }
+
+    /// The configuration and the database it names, opened to read only: what a listing needs, and
+    /// it works on a full disk (``WavedialDatabase/openForReading(path:)``).
+    func openForReading() throws -> (Configuration, WavedialDatabase) {
+        try open(WavedialDatabase.openForReading(path:))
+    }
+
+    private func open(_ opening: (String) throws -> WavedialDatabase) throws -> (Configuration, WavedialDatabase) {
         CLILogging.bootstrap()
         let configuration = try loadConfiguration()
         do {
-            return (configuration, try WavedialDatabase.open(path: configuration.catalog.database))
+            return (configuration, try opening(configuration.catalog.database))
         } catch {
             throw CLIError("cannot open the database \(configuration.catalog.database): \(error)", exitCode: ExitStatus.database)
         }

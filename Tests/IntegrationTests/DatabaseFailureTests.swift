@@ -95,4 +95,33 @@ final class DatabaseFailureTests: XCTestCase {
         XCTAssertTrue(daemon.log.contains("cannot open the database"), daemon.log)
         assertDatabaseFailure(try run("fav", "add", jazz), prefix: "wavedial: cannot open the database ")
     }
+
+    func testListingsReadAFullDisk() throws {
+        XCTAssertEqual(try run("sync").status, 0)
+        XCTAssertEqual(try run("fav", "add", jazz).status, 0)
+        try disk.fill()
+        let favorites = try run("fav", "list")
+        XCTAssertEqual(favorites.status, 0, favorites.stderr)
+        XCTAssertTrue(favorites.stdout.contains("Jazz 94.1"), favorites.stdout)
+        let dial = try run("dial")
+        XCTAssertEqual(dial.status, 0, dial.stderr)
+        XCTAssertTrue(dial.stdout.contains("Talk 94.5"), dial.stdout)
+        let search = try run("stations", "search", "jazz")
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.contains("Jazz 94.1"), search.stdout)
+        // A write on the same full disk is still the database's failure.
+        assertDatabaseFailure(try run("fav", "remove", jazz), prefix: "wavedial: ")
+    }
+
+    /// With the daemon running (its `-shm` index there already), the listings read too.
+    func testListingsReadAFullDiskBesideTheDaemon() throws {
+        XCTAssertEqual(try run("sync").status, 0)
+        try startDaemon()
+        try disk.fill()
+        let search = try run("stations", "search", "talk")
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.contains("Talk 94.5"), search.stdout)
+        XCTAssertEqual(try run("fav", "list").status, 0)
+        XCTAssertEqual(try run("dial").status, 0)
+    }
 }
