@@ -152,10 +152,11 @@ public struct WebRoutes: Sendable {
     }
 
     /// The controller's answer, with a status that says how it went: 200, else 409 for what the radio's
-    /// state refuses (nothing to go back to, no station tuned), 400 for a bad value.
+    /// state refuses (nothing to go back to, no station tuned), 404 for a station that does not exist, 400 for a bad value.
     private func answer(_ command: ControlCommand) -> HttpResponse {
         let response = backend.perform(command)
         guard !response.ok else { return .json(response) }
+        if response.errorKind == .notFound { return .json(response, status: 404) }
         switch command {
         case .back, .forward, .favorite: return .json(response, status: 409)
         default: return .json(response, status: 400)
