@@ -142,6 +142,12 @@ final class DaemonWebTests: XCTestCase {
         XCTAssertEqual(sleep.status, 200)
         XCTAssertNotNil(radio.status()["sleep_remaining_s"] as? Int)
 
+        // The icon browsers ask for: no 404 in the page's console.
+        let icon = try http("GET", "/favicon.ico")
+        XCTAssertEqual(icon.status, 200)
+        XCTAssertEqual(icon.headers["content-type"], "image/svg+xml")
+        XCTAssertTrue(icon.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(icon.headers)")
+
         // The page: the LCD's text, the station's name as text only.
         let page = try http("GET", "/")
         XCTAssertEqual(page.status, 200)

@@ -28,7 +28,8 @@ public struct WebRoutes: Sendable {
     /// The commands a `POST /api/<name>` with no value carries out, as the control socket's.
     private static let simpleCommands: Set<String> = ["play", "pause", "back", "forward", "favorite", "band", "mute"]
     /// Paths answered by `GET`/`HEAD`.
-    private static let readPaths: Set<String> = ["/", "/api/status", "/api/lcd", "/api/dial", "/api/favorites", "/api/search", "/api/alarms"]
+    private static let readPaths: Set<String> = ["/", WebIcon.path, "/api/status", "/api/lcd", "/api/dial", "/api/favorites", "/api/search",
+                                                 "/api/alarms"]
     /// Paths answered by `POST`.
     private static let writePaths: Set<String> = Set(simpleCommands.map { "/api/\($0)" }).union([
         "/api/volume", "/api/tune", "/api/sleep", "/api/alarms", "/api/alarms/remove", "/api/alarms/enable",
@@ -62,6 +63,8 @@ public struct WebRoutes: Sendable {
         switch request.path {
         case "/":
             return page(request)
+        case WebIcon.path:
+            return WebIcon.response
         case "/api/status":
             guard let status = backend.perform(.status).status else {
                 return .failure(503, "the radio gave no status")
