@@ -66,7 +66,16 @@ public final class Daemon: Sendable {
         CurlEasy.initializeLibrary()
         // alsa-lib's own messages into the log, not onto stderr (the simulator's screen).
         AlsaLibraryLog.route(to: Logger(label: "wavedial.audio"))
-        guard let (mixer, database, databasePath) = openStore() else { return 1 }
+        let mixer: AlsaMixer?
+        do {
+            mixer = try configuration.audio.mixer.open()
+        } catch {
+            logger.critical("[audio] mixer_control: \(error)")
+            notifier.notify("STATUS=[audio] mixer_control: \(error)")
+            return 1
+        }
+        let databasePath = Self.databasePath(configuration, demo: demo)
+        guard let database = openDatabase(at: databasePath) else { return Self.databaseFailureStatus }
 
         var audio = configuration.audio
         // The appliance's sound card is part of it; the simulator is tried on any machine, often one without a card.
@@ -137,7 +146,7 @@ public final class Daemon: Sendable {
             if stopRequested.isSet { return 0 }
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             notifier.notify("STATUS=cannot start: \(error)")
-            return 1
+            return WavedialDatabase.isDatabaseFailure(error) ? Self.databaseFailureStatus : 1
         }
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
         let released = MappedImages.releaseStartUpPages()
@@ -164,19 +173,18 @@ public final class Daemon: Sendable {
         return 0
     }
 
-    /// The mixer and the database (the demo band's own in demo mode); nil when either cannot be opened (said why).
-    private func openStore() -> (AlsaMixer?, WavedialDatabase, String)? {
-        let mixer: AlsaMixer?
+    /// The database a daemon of `configuration` opens: the demo band's own in demo mode.
+    public static func databasePath(_ configuration: Configuration, demo: Bool) -> String {
+        demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
+    }
+
+    /// The exit status of a daemon whose database failed (EX_IOERR, as the CLI's).
+    static let databaseFailureStatus: Int32 = 74
+
+    /// The database at `path`; nil when it cannot be opened (said why).
+    private func openDatabase(at path: String) -> WavedialDatabase? {
         do {
-            mixer = try configuration.audio.mixer.open()
-        } catch {
-            logger.critical("[audio] mixer_control: \(error)")
-            notifier.notify("STATUS=[audio] mixer_control: \(error)")
-            return nil
-        }
-        let path = demo ? WavedialDatabase.demoPath(beside: configuration.catalog.database) : configuration.catalog.database
-        do {
-            return (mixer, try WavedialDatabase.open(path: path), path)
+            return try WavedialDatabase.open(path: path)
         } catch {
             logger.critical("cannot open the database", metadata: ["database": "\(path)", "error": "\(error)"])
             notifier.notify("STATUS=cannot open the database: \(error)")
@@ -204,7 +212,7 @@ public final class Daemon: Sendable {
             do {
                 return ControlResponse(ok: true, sync: try catalog.syncNow())
             } catch {
-                return .failure("sync failed: \(error)")
+                return .failure("sync failed: \(error)", cause: error)
             }
         case .reload:
             return reload(controller) ?? ControlResponse(ok: true, status: controller.status)

@@ -5,6 +5,8 @@ import WavedialCore
 public struct ControlResponse: Codable, Sendable, Equatable {
     public var ok: Bool
     public var error: String?
+    /// With `error`: what it is about, when a client should act on it (``FailureKind``); nil for a plain refusal.
+    public var errorKind: FailureKind?
     public var status: RadioStatus?
     /// `lcd`: the display's rows as the terminal renderer draws them.
     public var lines: [String]?
@@ -29,4 +31,8 @@ public struct ControlResponse: Codable, Sendable, Equatable {
     }
 
     public static func failure(_ message: String) -> ControlResponse { ControlResponse(ok: false, error: message) }
+
+    private enum CodingKeys: String, CodingKey {
+        case ok, error, errorKind = "error_kind", status, lines, sync, alarms, added, position, imported
+    }
 }

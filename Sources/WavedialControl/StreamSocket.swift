@@ -55,12 +55,18 @@ public final class StreamSocket {
     }
 
     /// Listens at `path` (a stale socket file left by a crash is replaced) with `mode` permissions.
+    /// - Throws: ``Failure`` with `EADDRINUSE` when a process answers on the socket already there: it is
+    ///   that process's, and removing it would cut its clients off.
     public static func listen(at path: String, mode: mode_t, backlog: Int32 = 16) throws -> StreamSocket {
         let socket = try make()
         var address = try address(path)
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-           attributes[.type] as? FileAttributeType == .typeSocket {
-            unlink(path)
+        if SocketFile(path: path) != nil {
+            do {
+                _ = try connect(to: path, timeoutSeconds: 1)
+                throw Failure(call: "bind \(path): a running process answers on it", code: EADDRINUSE)
+            } catch let failure as Failure where failure.isNotListening {
+                unlink(path)
+            }
         }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }

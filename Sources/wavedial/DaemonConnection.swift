@@ -29,7 +29,7 @@ struct DaemonConnection {
         } catch let failure as ControlClient.Failure {
             throw CLIError(failure.description, exitCode: ExitStatus.unavailable)
         }
-        guard response.ok else { throw CLIError(response.error ?? "the daemon refused", exitCode: ExitStatus.failure) }
+        guard response.ok else { throw CLIError(response.error ?? "the daemon refused", exitCode: ExitStatus.of(response.errorKind)) }
         return response
     }
 }

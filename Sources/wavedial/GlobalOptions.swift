@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WavedialConfig
+import WavedialControl
 import WavedialCore
 
 /// Options every command takes: where the configuration is, and whether the demo band's database is meant.
@@ -97,10 +98,20 @@ struct GlobalOptions: ParsableArguments {
 
     /// The configuration and the database it names.
     func open() throws -> (Configuration, WavedialDatabase) {
+        try open(WavedialDatabase.open(path:))
+    }
+
+    /// The configuration and the database it names, opened to read only: what a listing needs, and
+    /// it works on a full disk (``WavedialDatabase/openForReading(path:)``).
+    func openForReading() throws -> (Configuration, WavedialDatabase) {
+        try open(WavedialDatabase.openForReading(path:))
+    }
+
+    private func open(_ opening: (String) throws -> WavedialDatabase) throws -> (Configuration, WavedialDatabase) {
         CLILogging.bootstrap()
         let configuration = try loadConfiguration()
         do {
-            return (configuration, try WavedialDatabase.open(path: configuration.catalog.database))
+            return (configuration, try opening(configuration.catalog.database))
         } catch {
             throw CLIError("cannot open the database \(configuration.catalog.database): \(error)", exitCode: ExitStatus.database)
         }
@@ -115,6 +126,13 @@ enum ExitStatus {
     static let unavailable: Int32 = 69  // EX_UNAVAILABLE: a server or the daemon cannot be reached
     static let database: Int32 = 74  // EX_IOERR
     static let config: Int32 = 78  // EX_CONFIG
+
+    /// The exit code of the daemon's refusal of `kind`: its database's failure is the CLI's own (74).
+    static func of(_ kind: ControlResponse.FailureKind?) -> Int32 {
+        if kind == .database { return database }
+        if kind == .notFound { return notFound }
+        return failure
+    }
 }
 
 /// Logging for the CLI: warnings and worse on stderr; the output itself is for people and scripts.

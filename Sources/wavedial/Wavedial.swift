@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PrintableText
+import WavedialCore
 
 /// `wavedial`: the SSH maintenance CLI.
 ///
@@ -45,6 +46,12 @@ struct Wavedial: AsyncParsableCommand {
         if let error = error as? CLIError {
             FileHandle.standardError.write(Data("wavedial: \(StationText.printable(error.message))\n".utf8))
             Foundation.exit(error.exitCode)
+        }
+        if WavedialDatabase.isDatabaseFailure(error) {
+            // A command that found the database failing in its midst (a full disk, a corrupt file).
+            let message = "\(error)".split(separator: "\n").first.map(String.init) ?? "database failure"
+            FileHandle.standardError.write(Data("wavedial: database: \(StationText.printable(message))\n".utf8))
+            Foundation.exit(ExitStatus.database)
         }
         let code = exitCode(for: error)
         if code == .success {

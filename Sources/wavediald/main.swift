@@ -43,6 +43,18 @@ struct WavedialDaemonCommand: ParsableCommand {
             FileHandle.standardError.write(Data("wavediald: config \(error)\n".utf8))
             throw ExitCode(78)
         }
+        // One daemon per database, decided before this one touches the database, the socket or the log beside them.
+        let database = Daemon.databasePath(configuration, demo: demo)
+        let lock: DaemonLock
+        do {
+            lock = try DaemonLock.acquire(database: database)
+        } catch let held as DaemonLock.HeldElsewhere {
+            FileHandle.standardError.write(Data("wavediald: \(held)\n".utf8))
+            throw ExitCode(69)
+        } catch {
+            FileHandle.standardError.write(Data("wavediald: \(error)\n".utf8))
+            throw ExitCode(74)
+        }
         // The terminal simulator owns the screen: the log, and whatever a C library prints to stderr (alsa-lib,
         // mpg123, faad, curl), go to a file beside the database instead.
         let logFile = interactive ? try Self.redirectStandardError(besideDatabase: configuration.catalog.database) : nil
@@ -54,7 +66,7 @@ struct WavedialDaemonCommand: ParsableCommand {
         }
         let mode: Daemon.Mode = simulate || headless ? .simulator(interactive: interactive) : .appliance
         let daemon = Daemon(configPath: path, configuration: configuration, mode: mode, demo: demo, logger: Logger(label: "wavedial.daemon"))
-        let status = daemon.run()
+        let status = withExtendedLifetime(lock) { daemon.run() }
         if let logFile { print("wavediald: its log is in \(logFile)") }
         if status != 0 { throw ExitCode(status) }
     }

@@ -119,6 +119,20 @@ final class DaemonWebTests: XCTestCase {
         let dial = try XCTUnwrap(json(try http("GET", "/api/dial").body) as? [String: Any])
         XCTAssertEqual(Set(((dial["dial"] as? [[String: Any]]) ?? []).compactMap { $0["stationuuid"] as? String }), [Self.first, Self.second])
 
+        for station in ["not-a-uuid-<b>", "../../x"] {
+            let refused = try http("POST", "/api/alarms", body: #"{"time":"06:30","stationuuid":"\#(station)"}"#)
+            XCTAssertEqual(refused.status, 404, String(decoding: refused.body, as: UTF8.self))
+            XCTAssertEqual((json(refused.body) as? [String: Any])?["error_kind"] as? String, "not_found")
+            var socket = ControlClient(path: radio.socketPath)
+            socket.timeoutSeconds = 10
+            let answer = try socket.send(.alarmAdd(AlarmRequest(time: "06:30", stationuuid: station)))
+            XCTAssertFalse(answer.ok)
+            XCTAssertEqual(answer.errorKind, .notFound, answer.error ?? "")
+        }
+        XCTAssertEqual((try radio.cli.run("alarm", "list", "--json").json() as? [[String: Any]])?.count, 0, "nothing was stored")
+        let unknown = try radio.cli.run("alarm", "add", "06:30", "--station", "not-a-uuid-qq")
+        XCTAssertEqual(unknown.status, 66, unknown.stderr)
+
         let alarm = try http("POST", "/api/alarms", body: #"{"time":"06:30","days":"mon-fri","stationuuid":"\#(Self.second)"}"#)
         XCTAssertEqual(alarm.status, 200, String(decoding: alarm.body, as: UTF8.self))
         let listed = try XCTUnwrap(try radio.cli.run("alarm", "list", "--json").json() as? [[String: Any]])
@@ -127,6 +141,12 @@ final class DaemonWebTests: XCTestCase {
         let sleep = try http("POST", "/api/sleep", body: #"{"value":"30m"}"#)
         XCTAssertEqual(sleep.status, 200)
         XCTAssertNotNil(radio.status()["sleep_remaining_s"] as? Int)
+
+        // The icon browsers ask for: no 404 in the page's console.
+        let icon = try http("GET", "/favicon.ico")
+        XCTAssertEqual(icon.status, 200)
+        XCTAssertEqual(icon.headers["content-type"], "image/svg+xml")
+        XCTAssertTrue(icon.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(icon.headers)")
 
         // The page: the LCD's text, the station's name as text only.
         let page = try http("GET", "/")

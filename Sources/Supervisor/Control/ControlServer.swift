@@ -35,6 +35,8 @@ public final class ControlServer: @unchecked Sendable {
     private let subscribe: Subscriber
     private let logger: Logger
     private var connections: ConnectionServer?
+    /// The socket file this server bound: the only one it removes.
+    private var socketFile: SocketFile?
     /// Guards `subscribers`.
     private let lock = NSLock()
     private var subscribers = 0
@@ -55,6 +57,7 @@ public final class ControlServer: @unchecked Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let listener = try StreamSocket.listen(at: path, mode: 0o660)
+        socketFile = SocketFile(path: path)
         let connections = ConnectionServer(name: "wd-control", maximumClients: Self.maximumClients,
                                            sendTimeoutSeconds: Self.sendTimeoutSeconds) { [unowned self] client in
             converse(with: client)
@@ -64,13 +67,14 @@ public final class ControlServer: @unchecked Sendable {
         logger.info("control socket listening", metadata: ["control.socket": "\(path)"])
     }
 
-    /// Stops accepting, disconnects every client, removes the socket file and waits up to `timeout`
-    /// seconds for the threads to end (a request being answered finishes first). Call once, from the
-    /// thread that started it. - Returns: whether every thread ended.
+    /// Stops accepting, disconnects every client, removes the socket file (when it is still the one this
+    /// server bound, not another daemon's made at the same path since) and waits up to `timeout` seconds
+    /// for the threads to end (a request being answered finishes first). Call once, from the thread that
+    /// started it. - Returns: whether every thread ended.
     @discardableResult
     public func stop(waitingUpTo timeout: Double = 5) -> Bool {
         guard let connections else { return true }
-        unlink(path)
+        socketFile?.removeIfUnchanged()
         return connections.stop(waitingUpTo: timeout)
     }
 

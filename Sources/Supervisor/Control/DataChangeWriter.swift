@@ -44,7 +44,7 @@ struct DataChangeWriter {
                 return nil
             }
         } catch {
-            return .failure("not saved: \(error)")
+            return .failure("not saved: \(error)", cause: error)
         }
         logger.info("written for the CLI", metadata: ["command": "\(command.name)"])
         response.status = controller.perform(.dataChanged(change)).status

@@ -155,14 +155,20 @@ extension RadioController {
     // MARK: Control requests
 
     /// Writes what an `alarm_*` command changes, on the caller's thread (a control client's: the controller's
-    /// queue never waits for the disk). - Returns: the refusal, or nil when done or not about alarms.
+    /// queue never waits for the disk). The one way in for the control socket and the web API alike, so the
+    /// one place an alarm's station is checked: it must be the catalog's or a favorite (a station typed as a
+    /// URL is one once kept). - Returns: the refusal, or nil when done or not about alarms.
     func writeAlarms(for command: ControlCommand) -> ControlResponse? {
         switch command {
         case .alarmAdd(let request):
             do {
-                _ = try database.addAlarm(try request.alarm())
+                let alarm = try request.alarm()
+                if let uuid = alarm.stationuuid, try database.station(uuid: uuid) == nil, try !database.isFavorite(uuid) {
+                    return .failure("no station \(uuid) in the catalog or the favorites", kind: .notFound)
+                }
+                _ = try database.addAlarm(alarm)
             } catch {
-                return .failure("\(error)")
+                return .failure("\(error)", cause: error)
             }
         case .alarmRemove(let id), .alarmEnable(let id), .alarmDisable(let id):
             do {
@@ -170,7 +176,7 @@ extension RadioController {
                     ? try database.removeAlarm(id) : try database.setAlarm(id, enabled: command == .alarmEnable(id: id))
                 guard found else { return .failure("no alarm \(id)") }
             } catch {
-                return .failure("alarms not saved: \(error)")
+                return .failure("alarms not saved: \(error)", cause: error)
             }
         default:
             break

@@ -19,7 +19,7 @@ extension RadioController {
             }()
             return (response, store.latestTicket)
         }
-        if !store.waitUntilWritten(ticket, timeout: 10) { return .failure("\(command.name): not saved within 10 s (is the disk full or failing?)") }
+        if !store.waitUntilWritten(ticket, timeout: 10) { return .failure("\(command.name): not saved within 10 s (is the disk full or failing?)", kind: .database) }
         return response
     }
 

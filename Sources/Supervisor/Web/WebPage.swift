@@ -21,7 +21,7 @@ struct WebPage {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Wavedial</title>
+            <title>Wavedial</title><link rel="icon" href="\(WebIcon.path)" type="image/svg+xml">
             <style nonce="\(nonce)">\(Self.style)</style>
             </head><body>
             <main>

@@ -28,7 +28,8 @@ public struct WebRoutes: Sendable {
     /// The commands a `POST /api/<name>` with no value carries out, as the control socket's.
     private static let simpleCommands: Set<String> = ["play", "pause", "back", "forward", "favorite", "band", "mute"]
     /// Paths answered by `GET`/`HEAD`.
-    private static let readPaths: Set<String> = ["/", "/api/status", "/api/lcd", "/api/dial", "/api/favorites", "/api/search", "/api/alarms"]
+    private static let readPaths: Set<String> = ["/", WebIcon.path, "/api/status", "/api/lcd", "/api/dial", "/api/favorites", "/api/search",
+                                                 "/api/alarms"]
     /// Paths answered by `POST`.
     private static let writePaths: Set<String> = Set(simpleCommands.map { "/api/\($0)" }).union([
         "/api/volume", "/api/tune", "/api/sleep", "/api/alarms", "/api/alarms/remove", "/api/alarms/enable",
@@ -62,6 +63,8 @@ public struct WebRoutes: Sendable {
         switch request.path {
         case "/":
             return page(request)
+        case WebIcon.path:
+            return WebIcon.response
         case "/api/status":
             guard let status = backend.perform(.status).status else {
                 return .failure(503, "the radio gave no status")
@@ -152,10 +155,11 @@ public struct WebRoutes: Sendable {
     }
 
     /// The controller's answer, with a status that says how it went: 200, else 409 for what the radio's
-    /// state refuses (nothing to go back to, no station tuned), 400 for a bad value.
+    /// state refuses (nothing to go back to, no station tuned), 404 for a station that does not exist, 400 for a bad value.
     private func answer(_ command: ControlCommand) -> HttpResponse {
         let response = backend.perform(command)
         guard !response.ok else { return .json(response) }
+        if response.errorKind == .notFound { return .json(response, status: 404) }
         switch command {
         case .back, .forward, .favorite: return .json(response, status: 409)
         default: return .json(response, status: 400)

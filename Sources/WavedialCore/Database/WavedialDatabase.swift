@@ -14,6 +14,11 @@ public final class WavedialDatabase: @unchecked Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// A connection that only reads (``openForReading(path:)``): nothing to migrate, and it could not.
+    private init(reader: DatabaseQueue) {
+        writer = reader
+    }
+
     /// Opens (creating if needed) the database at `path`, creating its folder.
     ///
     /// Commits are durable (`synchronous=FULL` in WAL mode): an acknowledged favorite
@@ -36,6 +41,44 @@ public final class WavedialDatabase: @unchecked Sendable {
             throw DatabaseError(message: "\(path) was written by a newer wavedial")
         }
         return database
+    }
+
+    /// Opens the database at `path` to read it only (the CLI's listings): nothing is written, so it reads
+    /// on a full disk too. A database that is not there yet, or whose schema is older than this wavedial's,
+    /// is opened as ``open(path:)`` does (made, migrated). Its writes fail with `SQLITE_READONLY`.
+    ///
+    /// When nobody has it open, reading in WAL mode still needs SQLite's `-shm` index made, which a full disk
+    /// refuses: then, with no write-ahead log holding anything (no `-wal`, or an empty one: no writer has
+    /// it open), the main file is the whole database and is read as immutable, without any index.
+    /// - Throws: `DatabaseError` or a file-system error.
+    public static func openForReading(path: String) throws -> WavedialDatabase {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return try open(path: path) }
+        let reader: DatabaseQueue
+        do {
+            reader = try readOnlyQueue(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN
+                                                  || error.resultCode == .SQLITE_FULL {
+            var log = stat()
+            guard stat(path + "-wal", &log) != 0 || log.st_size == 0 else { throw error }
+            reader = try readOnlyQueue("file:\(uriPath(path))?mode=ro&immutable=1")
+        }
+        guard try reader.read({ db in try Self.migrator.hasCompletedMigrations(db) }) else { return try open(path: path) }
+        return WavedialDatabase(reader: reader)
+    }
+
+    private static func readOnlyQueue(_ filename: String) throws -> DatabaseQueue {
+        var configuration = makeConfiguration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: filename, configuration: configuration)
+    }
+
+    /// `path` for a `file:` URI (SQLite's, `SQLITE_USE_URI` in Debian's build): everything but unreserved
+    /// characters and slashes percent-encoded, so a `?` or `#` in a folder's name stays part of the path.
+    private static func uriPath(_ path: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
     }
 
     /// An empty database in memory, for tests.

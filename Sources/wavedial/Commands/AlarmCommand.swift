@@ -37,7 +37,7 @@ struct AlarmCommand: ParsableCommand {
         func run() throws {
             var request = AlarmRequest(time: time, days: days)
             if let station {
-                let (_, database) = try global.open()
+                let (_, database) = try global.openForReading()
                 let chosen = try Self.resolve(station, in: database)
                 request.stationuuid = chosen.stationuuid
                 request.stationName = chosen.name

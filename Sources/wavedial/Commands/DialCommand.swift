@@ -13,7 +13,7 @@ struct DialCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let (configuration, database) = try global.open()
+        let (configuration, database) = try global.openForReading()
         let band = configuration.dial.band
         var listings: [StationListing] = []
         if favorites {

@@ -16,7 +16,7 @@ struct FavoritesCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let (configuration, database) = try global.open()
+            let (configuration, database) = try global.openForReading()
             let favorites = try database.favorites()
             let dial = try database.planFavoritesBand(configuration.dial.band).plan.band
             let band = configuration.dial.band
@@ -98,7 +98,7 @@ struct FavoritesCommand: ParsableCommand {
         @Flag(help: "Write an M3U playlist instead of JSON.") var m3u = false
 
         func run() throws {
-            let (_, database) = try global.open()
+            let (_, database) = try global.openForReading()
             let favorites = try database.favorites()
             if m3u {
                 print(FavoritesFile.m3u(favorites.map(\.snapshot)), terminator: "")

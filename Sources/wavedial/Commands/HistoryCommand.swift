@@ -17,7 +17,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (_, database) = try global.open()
+        let (_, database) = try global.openForReading()
         let format = DateFormatter()
         format.dateFormat = "yyyy-MM-dd HH:mm:ss"
         if tracks {

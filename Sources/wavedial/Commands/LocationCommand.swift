@@ -30,7 +30,7 @@ struct LocationCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let (configuration, database) = try global.open()
+            let (configuration, database) = try global.openForReading()
             let stored = try database.storedLocation()
             let location = stored ?? configuration.location.coordinate
             let source = stored != nil ? "set with 'wavedial location set'" : (location != nil ? "config file" : "not set")

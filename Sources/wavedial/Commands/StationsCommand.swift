@@ -29,7 +29,7 @@ struct StationsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let (_, database) = try global.open()
+            let (_, database) = try global.openForReading()
             let stations = try database.search(StationQuery(text: text, tag: tag, country: country, language: language, limit: limit))
             if json {
                 try Output.json(stations.map { StationListing(station: $0) })
@@ -55,7 +55,7 @@ struct StationsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let (configuration, database) = try global.open()
+            let (configuration, database) = try global.openForReading()
             let location = try LocationCommand.requireLocation(configuration, database)
             let stations = try database.nearby(location, countryCode: configuration.location.countryCode,
                                                limit: limit ?? configuration.dial.stations,
@@ -80,7 +80,7 @@ struct StationsCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            let (configuration, database) = try global.open()
+            let (configuration, database) = try global.openForReading()
             let station = try StationResolver(database: database).station(station)
             let favorite = try database.isFavorite(station.stationuuid)
             let distance = try LocationCommand.effectiveLocation(configuration, database)

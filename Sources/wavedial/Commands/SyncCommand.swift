@@ -38,7 +38,9 @@ struct SyncCommand: ParsableCommand {
             summary = try sync.run(progress: progress.update)
         } catch {
             progress.finish()
-            throw CLIError("sync failed: \(error)", exitCode: ExitStatus.unavailable)
+            // The servers failing is 69; the database failing under the sync (a full disk) is 74.
+            throw CLIError("sync failed: \(error)",
+                           exitCode: WavedialDatabase.isDatabaseFailure(error) ? ExitStatus.database : ExitStatus.unavailable)
         }
         progress.finish()
         try report(summary)

@@ -219,6 +219,19 @@ final class RadioControllerClockTests: XCTestCase {
         XCTAssertEqual(try database.alarms().count, 0)
     }
 
+    /// The control socket and the web API both come here: a station that is neither the catalog's nor a
+    /// favorite is refused as not found, and nothing is stored.
+    func testAnAlarmForAStationThatDoesNotExistIsRefused() throws {
+        for station in ["not-a-uuid-<b>", "../../x", "00000000-0000-4000-8000-00000000ffff"] {
+            let response = controller.perform(.alarmAdd(AlarmRequest(time: "07:00", stationuuid: station)))
+            XCTAssertFalse(response.ok, station)
+            XCTAssertEqual(response.errorKind, .notFound, station)
+            XCTAssertEqual(response.error, "no station \(station.lowercased()) in the catalog or the favorites")
+        }
+        XCTAssertEqual(try database.alarms().count, 0)
+        _ = try addAlarm("07:00", station: jazz.stationuuid.uppercased())
+    }
+
     func testAWallClockThatJumpsRingsOnlyRecentAlarms() throws {
         controller.start(resume: false)
         _ = try addAlarm("06:59:30", station: jazz.stationuuid)

@@ -184,6 +184,19 @@ final class WebRoutesTests: XCTestCase {
         XCTAssertEqual(head.status, 200)
     }
 
+    /// Browsers ask for it whatever the page says: an answer, not a 404 in the console, and cached.
+    func testTheIconIsServedWithItsTypeAndCacheable() throws {
+        let icon = routes().respond(to: request("GET", "/favicon.ico"))
+        XCTAssertEqual(icon.status, 200)
+        XCTAssertEqual(icon.headers["Content-Type"], "image/svg+xml")
+        XCTAssertEqual(icon.headers["Cache-Control"], "public, max-age=604800")
+        let svg = String(decoding: icon.body, as: UTF8.self)
+        XCTAssertTrue(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg""#) && svg.hasSuffix("</svg>"), svg)
+        XCTAssertEqual(routes().respond(to: request("HEAD", "/favicon.ico")).status, 200)
+        XCTAssertTrue(String(decoding: routes().respond(to: request("GET", "/")).body, as: UTF8.self)
+            .contains(#"<link rel="icon" href="/favicon.ico" type="image/svg+xml">"#))
+    }
+
     func testHomeHostNames() {
         for host in ["127.0.0.1", "127.0.0.1:8080", "[::1]:8080", "[fe80::1]", "localhost:80", "wavedial", "radio.local", "Radio.LAN:8080",
                      "kitchen.home.arpa"] {
