@@ -6,21 +6,30 @@ import WavedialCore
 extension RadioController {
     /// Carries out a control command that concerns the radio itself; the answer carries the
     /// status after it. Runs on the controller's queue; blocks the caller until done and until what it
-    /// changed is written (``RadioStateStore``), so a reply that says done survives a pulled plug. The
-    /// alarms are written on the caller's thread: the queue never waits for the disk.
+    /// changed is written (``RadioStateStore``), so a reply that says done survives a pulled plug, and one
+    /// whose write failed says so (a database failure) with the radio's volume, mute and band back as the disk
+    /// has them. The alarms are written on the caller's thread: the queue never waits for the disk.
     public func perform(_ command: ControlCommand) -> ControlResponse {
         if let refusal = writeAlarms(for: command) { return refusal }
-        let (response, ticket) = queue.sync { () -> (ControlResponse, RadioStateStore.Ticket) in
+        let (response, before, after) = queue.sync { () -> (ControlResponse, RadioStateStore.Ticket, RadioStateStore.Ticket) in
+            let before = store.latestTicket
             let response = performClock(command) ?? {
                 let error = apply(command)
                 refreshNow()
                 if let error { return .failure(error) }
                 return ControlResponse(ok: true, status: currentStatus())
             }()
-            return (response, store.latestTicket)
+            return (response, before, store.latestTicket)
         }
-        if !store.waitUntilWritten(ticket, timeout: 10) { return .failure("\(command.name): not saved within 10 s (is the disk full or failing?)", kind: .database) }
-        return response
+        switch store.outcome(after: before, upTo: after, timeout: 10) {
+        case .written:
+            return response
+        case .failed(let reason):
+            queue.sync { restoreSavedState(store.confirmedState) }
+            return .failure("\(command.name): \(reason)", kind: .database)
+        case .timedOut:
+            return .failure("\(command.name): not saved within 10 s (is the disk full or failing?)", kind: .database)
+        }
     }
 
     /// The error in words, or nil when done. Commands become intents; `sim_*` are the simulated

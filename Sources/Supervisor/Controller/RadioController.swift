@@ -98,7 +98,8 @@ public final class RadioController: @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.database = database
-        store = RadioStateStore(database: database, logger: logger)
+        let onDisk = (try? database.applianceState()) ?? ApplianceState()
+        store = RadioStateStore(database: database, stored: onDisk, logger: logger)
         self.player = player
         self.display = display
         self.reportPlay = reportPlay
@@ -106,8 +107,8 @@ public final class RadioController: @unchecked Sendable {
         self.monotonic = monotonic
         self.logger = logger
         tuning = Tuning(needle: Needle(kHz: configuration.dial.band.startKHz))
-        saved = (try? database.applianceState()) ?? ApplianceState()
-        stored = saved
+        saved = onDisk
+        stored = onDisk
         audioOutput = player.status.output
     }
 
@@ -387,6 +388,21 @@ public final class RadioController: @unchecked Sendable {
         clock.lastLevel = player.volume
         volumeShownUntil = monotonic() &+ Self.volumeOverlayNanoseconds
         persist()
+    }
+
+    /// A control command's change could not be written: the volume, mute and band go back to `onDisk`, what
+    /// the database holds, and so does what is to be saved (the station playing stays; the one the database
+    /// names to resume is `onDisk`'s). On the queue.
+    func restoreSavedState(_ onDisk: ApplianceState) {
+        let level = (saved.volume, saved.muted)
+        saved = onDisk
+        stored = onDisk
+        if let kind = DialBandKind(rawValue: onDisk.band), kind != mode { switchBand() }
+        if level != (onDisk.volume, onDisk.muted) {
+            player.volume = playerLevel(at: monotonic())
+            clock.lastLevel = player.volume
+        }
+        refreshNow()
     }
 
     /// Plays `station`, moving the needle to it when it is on the band shown. Until the player reports
