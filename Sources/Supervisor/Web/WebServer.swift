@@ -46,10 +46,11 @@ public final class WebServer: @unchecked Sendable {
 
     /// The server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`) when
     /// given; nil when it is disabled.
-    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend, logger: Logger) {
+    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend,
+                             attempts: PasswordAttempts = PasswordAttempts(), logger: Logger) {
         guard settings.isEnabled else { return nil }
         self.init(host: settings.bind, port: settings.port, inherited: inherited,
-                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password)),
+                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password, attempts: attempts)),
                   allowList: ClientAllowList(settings.allow), logger: logger)
     }
 
@@ -90,7 +91,8 @@ public final class WebServer: @unchecked Sendable {
                 case .failure(let failure):
                     client.write(HttpResponse.failure(failure.status, failure.message).serialized(keepAlive: false))
                     return
-                case .success(let request):
+                case .success(var request):
+                    request.peer = client.peer
                     let response = routes.respond(to: request)
                     let keepAlive = request.keepsAlive
                     guard client.write(response.serialized(keepAlive: keepAlive, includingBody: request.method != "HEAD")), keepAlive else { return }
