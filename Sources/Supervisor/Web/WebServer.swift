@@ -4,7 +4,8 @@ import WavedialConfig
 import WavedialControl
 
 /// The daemon's web page and JSON API over HTTP/1.1 (`[web]`): a ``ConnectionServer`` on a TCP port
-/// (`wd-web`, one `wd-web-client` thread per client, at most ``maximumClients``), clients outside the
+/// (`wd-web`, one `wd-web-client` thread per client, at most ``maximumClients``, at most
+/// ``maximumClientsPerAddress`` of one address: one more is closed on accept), clients outside the
 /// allow list closed on accept, requests read by ``HttpRequestParser`` (bounded) and answered by
 /// ``WebRoutes``. Keep-alive unless the client says `Connection: close`.
 ///
@@ -13,6 +14,7 @@ import WavedialControl
 /// client that does not read its answers is dropped after ``sendTimeoutSeconds``.
 public final class WebServer: @unchecked Sendable {
     public static let maximumClients = 16
+    public static let maximumClientsPerAddress = 6
     public static let requestTimeout: Double = 10
     public static let idleTimeout: Double = 15
     public static let sendTimeoutSeconds = 5
@@ -21,6 +23,7 @@ public final class WebServer: @unchecked Sendable {
     private let port: Int
     private let routes: WebRoutes
     private let allowList: ClientAllowList
+    private let perAddress = ConnectionsPerAddress(limit: WebServer.maximumClientsPerAddress)
     private let logger: Logger
     private let requestTimeout: Double
     /// systemd's `wavediald-web.socket`, taken over at start instead of listening anew.
@@ -61,12 +64,22 @@ public final class WebServer: @unchecked Sendable {
         localPort = listener.localPort
         let connections = ConnectionServer(
             name: "wd-web", maximumClients: Self.maximumClients, sendTimeoutSeconds: Self.sendTimeoutSeconds,
-            admits: { [allowList, logger] client in
-                let admitted = allowList.admits(client.peer)
-                if !admitted { logger.notice("web client refused: not in [web] allow", metadata: ["web.client": "\(client.peer?.description ?? "?")"]) }
-                return admitted
+            admits: { [allowList, perAddress, logger] client in
+                guard allowList.admits(client.peer) else {
+                    logger.notice("web client refused: not in [web] allow", metadata: ["web.client": "\(client.peer?.description ?? "?")"])
+                    return false
+                }
+                guard perAddress.take(client.peer) else {
+                    logger.notice("web client refused: too many connections from its address",
+                                  metadata: ["web.client": "\(client.peer?.description ?? "?")"])
+                    return false
+                }
+                return true
             },
-            converse: { [unowned self] client in converse(with: client) })
+            converse: { [unowned self, perAddress] client in
+                defer { perAddress.release(client.peer) }
+                converse(with: client)
+            })
         connections.start(listening: listener)
         self.connections = connections
         logger.info("web page listening", metadata: ["web.address": "\(host)", "web.port": "\(localPort ?? port)"])
