@@ -33,6 +33,8 @@ public final class Daemon: Sendable {
     private let demo: Bool
     private let logger: Logger
     private let notifier = SystemdNotifier()
+    /// Every password presented, to the web page or the MPD server, judged in one place per client address.
+    private let passwordAttempts = PasswordAttempts(logger: Logger(label: "wavedial.auth"))
 
     /// - Parameter demo: play the offline ``DemoBand`` (its own database beside the configured one, its
     ///   stations made and served on this machine) instead of the catalog; no sync, no click reports.
@@ -124,7 +126,7 @@ public final class Daemon: Sendable {
             // Before the control socket: a client that sees the daemon answer finds the page served too.
             WebServer(configuration.web, inherited: listeners.descriptors["web"].map(StreamSocket.adopting(listeningDescriptor:)),
                       backend: WebBackend(perform: answer, dialListing: { controller.dialListing() }, search: { try database.search($0) }),
-                      logger: Logger(label: "wavedial.web")),
+                      attempts: passwordAttempts, logger: Logger(label: "wavedial.web")),
             ControlServer(path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
                           respond: answer, subscribe: controller.subscribe),
             mpd(controller, listeners: listeners),
@@ -239,7 +241,7 @@ public final class Daemon: Sendable {
     private func mpd(_ controller: RadioController, listeners: SystemdListeners) -> MpdServer? {
         guard configuration.mpd.isEnabled else { return nil }
         return MpdServer(settings: configuration.mpd, inherited: listeners.descriptors["mpd"].map(StreamSocket.adopting(listeningDescriptor:)),
-                         radio: controller, logger: Logger(label: "wavedial.mpd"))
+                         radio: controller, logger: Logger(label: "wavedial.mpd"), attempts: passwordAttempts)
     }
 
     /// Reads the knob and buttons (``InputService``: restarted with back-off while the chip is missing

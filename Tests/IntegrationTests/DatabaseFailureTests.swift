@@ -71,7 +71,11 @@ final class DatabaseFailureTests: XCTestCase {
         XCTAssertEqual(try run("sync").status, 0)
         try startDaemon()
         // The write-ahead log emptied and cut to nothing: the next write needs room the disk no longer has.
-        try DatabaseQueue(path: disk.path("wavedial.sqlite")).writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        var waiting = Configuration()
+        waiting.busyMode = .timeout(10)  // the daemon may be writing its state just then
+        _ = try DatabaseQueue(path: disk.path("wavedial.sqlite"), configuration: waiting).writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+        }
         try disk.fill()
         // The CLI reads the database to find the station, the daemon writes: either fails as the database.
         assertDatabaseFailure(try run("fav", "add", jazz), prefix: "wavedial: ")

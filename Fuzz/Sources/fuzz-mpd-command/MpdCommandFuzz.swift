@@ -47,7 +47,9 @@ private let responder = MpdResponder(radio: radio, startedAt: Date(timeIntervalS
 func fuzzMpdCommand(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: data, count: count))
     // The first byte picks whether a password is set, so both sides of the permission check are reached.
-    var session = MpdSession(password: bytes.first.map { $0 & 1 == 1 } == true ? "pw" : "", stateChanging: MpdResponder.stateChanging)
+    // Wrong passwords are judged as the daemon judges them, without the wait that would slow the fuzzer.
+    var session = MpdSession(password: bytes.first.map { $0 & 1 == 1 } == true ? "pw" : "", stateChanging: MpdResponder.stateChanging,
+                             attempts: PasswordAttempts(wait: { _ in }))
     var reader = LineReader(maximumLength: MpdServer.maximumLineLength)
     for line in reader.feed(bytes) {
         guard case .line(let text) = line else { continue }

@@ -7,8 +7,9 @@ import WavedialControl
 /// A ``ConnectionServer`` accepts (`wd-control`) and serves each client on a thread of its own, at
 /// most ``maximumClients`` at once. Requests are size-limited and
 /// validated; a bad one gets an error reply and never reaches the radio. A client that sends no
-/// complete request within the idle timeout (from its connection or its last reply) is closed, so
-/// idle connections cannot keep the others out. A client that does not read its replies is
+/// complete first request within ``defaultFirstRequestTimeout`` of connecting (the CLI sends its own at
+/// once), or none within the idle timeout of its last reply, is closed, so silent connections cannot
+/// keep the others (the CLI) out for long. A client that does not read its replies is
 /// dropped after a send timeout. Subscribers (at most ``maximumSubscribers``) are exempt from the
 /// idle timeout; each has a ``StatusOutbox`` the controller leaves statuses in without ever waiting
 /// (the latest wins when it is full), emptied by the client's own thread, which drops a subscriber
@@ -24,13 +25,16 @@ public final class ControlServer: @unchecked Sendable {
     public static let maximumClients = 32
     /// Subscriptions at once: half the clients, so that requests always find a place.
     public static let maximumSubscribers = 16
-    /// Seconds a client may take to send a complete request, from its connection or its last reply.
+    /// Seconds a client may take to send a complete request after its last reply.
     public static let defaultIdleTimeout: Double = 10
+    /// Seconds a client may take to send its first complete request after connecting.
+    public static let defaultFirstRequestTimeout: Double = 1
     /// Seconds a write to a client may block before the client is dropped.
     public static let sendTimeoutSeconds = 2
 
     private let path: String
     private let idleTimeout: Double
+    private let firstRequestTimeout: Double
     private let respond: Responder
     private let subscribe: Subscriber
     private let logger: Logger
@@ -41,13 +45,17 @@ public final class ControlServer: @unchecked Sendable {
     private let lock = NSLock()
     private var subscribers = 0
 
-    /// - Parameter idleTimeout: seconds a client may take to send a complete request
-    ///   (``defaultIdleTimeout``; tests shorten it).
+    /// - Parameters:
+    ///   - idleTimeout: seconds a client may take to send a complete request after a reply
+    ///     (``defaultIdleTimeout``; tests shorten it).
+    ///   - firstRequestTimeout: the same for the first request, from the connection (``defaultFirstRequestTimeout``).
     public init(path: String, logger: Logger, idleTimeout: Double = ControlServer.defaultIdleTimeout,
+                firstRequestTimeout: Double = ControlServer.defaultFirstRequestTimeout,
                 respond: @escaping Responder, subscribe: @escaping Subscriber) {
         self.path = path
         self.logger = logger
         self.idleTimeout = idleTimeout
+        self.firstRequestTimeout = firstRequestTimeout
         self.respond = respond
         self.subscribe = subscribe
     }
@@ -83,10 +91,10 @@ public final class ControlServer: @unchecked Sendable {
 
     private func converse(with client: StreamSocket) {
         var reader = LineReader(maximumLength: Self.maximumRequestLength)
-        var deadline = DispatchTime.now() + idleTimeout
+        var deadline = DispatchTime.now() + firstRequestTimeout
         while true {
             guard client.waitUntilReadable(before: deadline) else {
-                logger.debug("control client closed: no request within the idle timeout")
+                logger.debug("control client closed: no request in time")
                 return
             }
             let bytes = client.read()

@@ -26,6 +26,7 @@ public final class MpdServer: @unchecked Sendable {
 
     private let settings: ListenerSettings
     private let radio: MpdRadio
+    private let attempts: PasswordAttempts
     private let logger: Logger
     private let idleTimeout: Double
     private let feed = MpdChangeFeed()
@@ -39,9 +40,11 @@ public final class MpdServer: @unchecked Sendable {
     /// - Parameters:
     ///   - inherited: a listening socket to accept on (systemd's `wavediald-mpd.socket`) instead of `bind`:`port`.
     ///   - idleTimeout: seconds a silent client is kept (``defaultIdleTimeout``; tests shorten it).
+    ///   - attempts: judges the `password` commands (shared with the web page: guesses count whichever way they come).
     public init(settings: ListenerSettings, inherited: StreamSocket? = nil, radio: MpdRadio, logger: Logger,
-                idleTimeout: Double = MpdServer.defaultIdleTimeout) {
+                attempts: PasswordAttempts = PasswordAttempts(), idleTimeout: Double = MpdServer.defaultIdleTimeout) {
         self.settings = settings
+        self.attempts = attempts
         self.inherited = inherited
         self.radio = radio
         self.logger = logger
@@ -93,7 +96,7 @@ public final class MpdServer: @unchecked Sendable {
         defer { feed.unregister(inbox) }
         guard client.write(Data(Self.greeting.utf8)) else { return }
         let responder = MpdResponder(radio: radio, startedAt: startedAt, playlistVersion: { [feed] in feed.playlistVersion })
-        var session = MpdSession(password: settings.password, stateChanging: MpdResponder.stateChanging)
+        var session = MpdSession(password: settings.password, stateChanging: MpdResponder.stateChanging, attempts: attempts, client: client.peer)
         var reader = LineReader(maximumLength: Self.maximumLineLength)
         var deadline = DispatchTime.now() + idleTimeout
         while true {

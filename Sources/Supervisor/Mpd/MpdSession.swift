@@ -1,3 +1,4 @@
+import CurlSupport
 /// One MPD client's side of the conversation: command lists (`command_list_begin`, `command_list_ok_begin`,
 /// `command_list_end`), `idle`/`noidle`, `password` and what it permits, `close`. What each command does
 /// is the `execute` function's (``MpdResponder``); the session frames its answers (`OK`, `list_OK`, `ACK`).
@@ -35,15 +36,22 @@ public struct MpdSession {
     /// The bytes of the command list being received.
     private var collectedBytes = 0
     private let password: String
+    /// Where a `password` is judged (shared with the web page's, per client address) and who presents it.
+    private let attempts: PasswordAttempts
+    private let client: IPAddress?
     /// Commands that change the radio's state, which need the password when one is set.
     private let stateChanging: Set<String>
     public private(set) var isAuthorized: Bool
     /// Subsystems changed since the client last heard of them (MPD keeps them while the client is not idle).
     private var pending: Set<MpdSubsystem> = []
 
-    /// - Parameter password: empty: everything is permitted.
-    public init(password: String, stateChanging: Set<String>) {
+    /// - Parameters:
+    ///   - password: empty: everything is permitted.
+    ///   - attempts: judges each `password` command, slowing guesses from `client`'s address.
+    public init(password: String, stateChanging: Set<String>, attempts: PasswordAttempts = PasswordAttempts(), client: IPAddress? = nil) {
         self.password = password
+        self.attempts = attempts
+        self.client = client
         self.stateChanging = stateChanging
         isAuthorized = password.isEmpty
     }
@@ -165,8 +173,14 @@ public struct MpdSession {
     private mutating func outcome(_ command: MpdCommand, execute: Execute) -> Result<String, MpdError> {
         if command.name == "password" {
             guard command.arguments.count == 1 else { return .failure(MpdError(.argument, "wrong number of arguments for \"password\"")) }
-            guard !password.isEmpty, Self.same(command.arguments[0], password) else {
+            guard !password.isEmpty else { return .failure(MpdError(.password, "incorrect password")) }
+            switch attempts.judge(command.arguments[0], against: password, from: client) {
+            case .accepted:
+                break
+            case .wrong:
                 return .failure(MpdError(.password, "incorrect password"))
+            case .lockedOut(let seconds):
+                return .failure(MpdError(.password, "too many wrong passwords: try again in \(seconds) s"))
             }
             isAuthorized = true
             return .success("")
@@ -179,14 +193,6 @@ public struct MpdSession {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Compares without stopping at the first difference, so the time taken does not tell how much of a guess was right.
-    private static func same(_ guess: String, _ secret: String) -> Bool {
-        let a = Array(guess.utf8), b = Array(secret.utf8)
-        var difference = a.count ^ b.count
-        for index in 0..<b.count { difference |= Int(b[index] ^ (index < a.count ? a[index] : 0)) }
-        return difference == 0
     }
 
     /// A client's word as it may appear in an answer: printable, one line, short.

@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 
 /// One HTTP/1.x request as ``HttpRequestParser`` read it: hostile input, already bounded.
@@ -13,6 +14,8 @@ public struct HttpRequest: Sendable, Equatable {
     /// The header fields in order, names lower-cased, values without surrounding spaces.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The client's address (the server sets it; the parser cannot know it): whose password guesses these are.
+    public var peer: IPAddress?
 
     public init(method: String, path: String, query: [(name: String, value: String)] = [], version: String = "HTTP/1.1",
                 headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

@@ -107,7 +107,7 @@ public struct WebRoutes: Sendable {
         let command = String(request.path.dropFirst("/api/".count))
         switch command {
         case "login":
-            return login(action)
+            return login(action, from: request)
         case "logout":
             authentication.logout(request)
             var response = HttpResponse.json(ControlResponse(ok: true))
@@ -116,10 +116,15 @@ public struct WebRoutes: Sendable {
         default:
             break
         }
-        guard authentication.authorizes(request) else {
+        switch authentication.authorization(of: request) {
+        case .allowed:
+            break
+        case .refused:
             var response = HttpResponse.failure(401, "this radio needs its password to change anything: log in, or send Authorization: Bearer <password>")
             response.headers["WWW-Authenticate"] = "Bearer realm=\"wavedial\""
             return response
+        case .lockedOut(let seconds):
+            return Self.tooManyWrongPasswords(retryAfterSeconds: seconds)
         }
         switch command {
         case _ where Self.simpleCommands.contains(command):
@@ -138,20 +143,24 @@ public struct WebRoutes: Sendable {
         }
     }
 
-    private func login(_ action: WebAction) -> HttpResponse {
+    private func login(_ action: WebAction, from request: HttpRequest) -> HttpResponse {
         guard authentication.requiresPassword else { return .json(ControlResponse(ok: true)) }
         do {
-            let token = try authentication.login(password: action.password ?? "")
+            let token = try authentication.login(password: action.password ?? "", from: request.peer)
             var response = HttpResponse.json(ControlResponse(ok: true))
             response.headers["Set-Cookie"] = WebAuthentication.cookie(token)
             return response
-        } catch WebAuthentication.LoginFailure.tooManyAttempts {
-            var response = HttpResponse.failure(429, "too many wrong passwords: wait a minute")
-            response.headers["Retry-After"] = String(Int(WebAuthentication.failureWindow))
-            return response
+        } catch .tooManyAttempts(let seconds) {
+            return Self.tooManyWrongPasswords(retryAfterSeconds: seconds)
         } catch {
             return .failure(401, "wrong password")
         }
+    }
+
+    private static func tooManyWrongPasswords(retryAfterSeconds seconds: Int) -> HttpResponse {
+        var response = HttpResponse.failure(429, "too many wrong passwords: try again in \(seconds) s")
+        response.headers["Retry-After"] = String(seconds)
+        return response
     }
 
     /// The controller's answer, with a status that says how it went: 200, else 409 for what the radio's

@@ -4,7 +4,8 @@ import WavedialConfig
 import WavedialControl
 
 /// The daemon's web page and JSON API over HTTP/1.1 (`[web]`): a ``ConnectionServer`` on a TCP port
-/// (`wd-web`, one `wd-web-client` thread per client, at most ``maximumClients``), clients outside the
+/// (`wd-web`, one `wd-web-client` thread per client, at most ``maximumClients``, at most
+/// ``maximumClientsPerAddress`` of one address: one more is closed on accept), clients outside the
 /// allow list closed on accept, requests read by ``HttpRequestParser`` (bounded) and answered by
 /// ``WebRoutes``. Keep-alive unless the client says `Connection: close`.
 ///
@@ -13,6 +14,7 @@ import WavedialControl
 /// client that does not read its answers is dropped after ``sendTimeoutSeconds``.
 public final class WebServer: @unchecked Sendable {
     public static let maximumClients = 16
+    public static let maximumClientsPerAddress = 6
     public static let requestTimeout: Double = 10
     public static let idleTimeout: Double = 15
     public static let sendTimeoutSeconds = 5
@@ -21,6 +23,7 @@ public final class WebServer: @unchecked Sendable {
     private let port: Int
     private let routes: WebRoutes
     private let allowList: ClientAllowList
+    private let perAddress = ConnectionsPerAddress(limit: WebServer.maximumClientsPerAddress)
     private let logger: Logger
     private let requestTimeout: Double
     /// systemd's `wavediald-web.socket`, taken over at start instead of listening anew.
@@ -46,10 +49,11 @@ public final class WebServer: @unchecked Sendable {
 
     /// The server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`) when
     /// given; nil when it is disabled.
-    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend, logger: Logger) {
+    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend,
+                             attempts: PasswordAttempts = PasswordAttempts(), logger: Logger) {
         guard settings.isEnabled else { return nil }
         self.init(host: settings.bind, port: settings.port, inherited: inherited,
-                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password)),
+                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password, attempts: attempts)),
                   allowList: ClientAllowList(settings.allow), logger: logger)
     }
 
@@ -60,12 +64,22 @@ public final class WebServer: @unchecked Sendable {
         localPort = listener.localPort
         let connections = ConnectionServer(
             name: "wd-web", maximumClients: Self.maximumClients, sendTimeoutSeconds: Self.sendTimeoutSeconds,
-            admits: { [allowList, logger] client in
-                let admitted = allowList.admits(client.peer)
-                if !admitted { logger.notice("web client refused: not in [web] allow", metadata: ["web.client": "\(client.peer?.description ?? "?")"]) }
-                return admitted
+            admits: { [allowList, perAddress, logger] client in
+                guard allowList.admits(client.peer) else {
+                    logger.notice("web client refused: not in [web] allow", metadata: ["web.client": "\(client.peer?.description ?? "?")"])
+                    return false
+                }
+                guard perAddress.take(client.peer) else {
+                    logger.notice("web client refused: too many connections from its address",
+                                  metadata: ["web.client": "\(client.peer?.description ?? "?")"])
+                    return false
+                }
+                return true
             },
-            converse: { [unowned self] client in converse(with: client) })
+            converse: { [unowned self, perAddress] client in
+                defer { perAddress.release(client.peer) }
+                converse(with: client)
+            })
         connections.start(listening: listener)
         self.connections = connections
         logger.info("web page listening", metadata: ["web.address": "\(host)", "web.port": "\(localPort ?? port)"])
@@ -90,7 +104,8 @@ public final class WebServer: @unchecked Sendable {
                 case .failure(let failure):
                     client.write(HttpResponse.failure(failure.status, failure.message).serialized(keepAlive: false))
                     return
-                case .success(let request):
+                case .success(var request):
+                    request.peer = client.peer
                     let response = routes.respond(to: request)
                     let keepAlive = request.keepsAlive
                     guard client.write(response.serialized(keepAlive: keepAlive, includingBody: request.method != "HEAD")), keepAlive else { return }

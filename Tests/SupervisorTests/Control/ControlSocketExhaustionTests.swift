@@ -77,6 +77,24 @@ final class ControlSocketExhaustionTests: XCTestCase {
         for socket in idle { XCTAssertTrue(serverHangsUp(on: socket, before: deadline), "an idle connection is closed") }
     }
 
+    /// With the daemon's own timeouts: silent connections (more than it serves at once) are closed a
+    /// second after connecting, so the CLI's request is answered in a few seconds, not after the idle
+    /// timeout (bounded loosely: it is the order that matters).
+    func testSilentConnectionsAreDroppedAfterASecondSoTheCLIIsAnsweredSoon() throws {
+        let daemonsPath = directory.path("daemon.sock")
+        let daemons = ControlServer(path: daemonsPath, logger: Logger(label: "test"),
+                                    respond: { [controller] in controller!.perform($0) }, subscribe: controller.subscribe)
+        try daemons.start()
+        defer { daemons.stop() }
+        var silent: [StreamSocket] = []
+        for _ in 0..<(ControlServer.maximumClients + 4) { silent.append(try StreamSocket.connect(to: daemonsPath)) }
+        let asked = Date()
+        let reply = try ControlClient(path: daemonsPath).send(.status)
+        XCTAssertTrue(reply.ok, reply.error ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(asked), ControlServer.defaultIdleTimeout / 2)
+        XCTAssertTrue(serverHangsUp(on: silent[0], before: Date().addingTimeInterval(5)), "a silent connection is closed")
+    }
+
     func testARequestThatNeverEndsIsClosedAfterTheIdleTimeout() throws {
         // A byte at a time, well within the idle timeout each, never a whole line.
         let socket = try connect()

@@ -1,3 +1,5 @@
+import CurlSupport
+import Foundation
 @testable import Supervisor
 import XCTest
 
@@ -93,5 +95,49 @@ final class MpdSessionTests: XCTestCase {
         var open = MpdSession(password: "", stateChanging: ["play"])
         XCTAssertEqual(send(&open, "play").text, "OK\n", "no password set: everything is permitted")
         XCTAssertEqual(send(&open, "password x").text, "ACK [3@0] {password} incorrect password\n")
+    }
+
+    /// MPD's `password` is judged where the web page's is: each wrong one slow, the address locked out after
+    /// a few (shared with the web page), another address not.
+    func testPasswordGuessesCountPerAddressWithTheWebPages() {
+        let clock = Box<Double>(0), waits = Box<[Double]>([])
+        let attempts = PasswordAttempts(now: { clock.value }, wait: { seconds in waits.update { $0.append(seconds) } })
+        var guesser = MpdSession(password: "s3cret", stateChanging: ["play"], attempts: attempts, client: IPAddress("127.0.0.1"))
+        for guess in 0..<PasswordAttempts.allowedFailures {
+            XCTAssertEqual(send(&guesser, "password guess\(guess)").text, "ACK [3@0] {password} incorrect password\n")
+        }
+        XCTAssertEqual(waits.value.count, PasswordAttempts.allowedFailures)
+        XCTAssertEqual(send(&guesser, "password s3cret").text, "ACK [3@0] {password} too many wrong passwords: try again in 1 s\n")
+        XCTAssertFalse(guesser.isAuthorized)
+        XCTAssertEqual(WebAuthentication(password: "s3cret", attempts: attempts).authorization(of: {
+            var request = HttpRequest(method: "POST", path: "/api/play", headers: [("authorization", "Bearer s3cret")])
+            request.peer = IPAddress("127.0.0.1")
+            return request
+        }()), .lockedOut(retryAfterSeconds: 1), "the web page's Bearer from the same address too")
+        var other = MpdSession(password: "s3cret", stateChanging: ["play"], attempts: attempts, client: IPAddress("127.0.0.2"))
+        XCTAssertEqual(send(&other, "password s3cret").text, "OK\n")
+        clock.update { $0 += 1 }
+        XCTAssertEqual(send(&guesser, "password s3cret").text, "OK\n")
+    }
+
+    /// A real brute force, in real time over several threads at once: slowed to a few judged guesses a
+    /// second (bounded loosely: the point is tens, not thousands).
+    func testABruteForceIsSlowedToAFewGuessesASecond() {
+        let attempts = PasswordAttempts()
+        let judged = Box<Int>(0)
+        let deadline = Date().addingTimeInterval(2)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var guess = 0
+            while Date() < deadline {
+                guess += 1
+                switch attempts.judge("guess-\(thread)-\(guess)", against: "s3cret", from: IPAddress("127.0.0.1")) {
+                case .wrong: judged.update { $0 += 1 }
+                case .lockedOut: usleep(10_000)
+                case .accepted: XCTFail("a guess was right")
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(judged.value, PasswordAttempts.allowedFailures)
+        XCTAssertLessThanOrEqual(judged.value, PasswordAttempts.allowedFailures + 3, "in 2 s: the allowed, then one after each lockout")
     }
 }

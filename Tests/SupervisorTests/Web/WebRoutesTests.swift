@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 import WavedialControl
 import WavedialCore
@@ -12,6 +13,8 @@ final class WebRoutesTests: XCTestCase {
     private static let hostileName = #"<script>alert("x")</script> & 'Ünïcödé'"#
     private let performed = Box<[ControlCommand]>([])
     private var clock = Box<Double>(1000)
+    /// The delays wrong passwords were answered after.
+    private let waits = Box<[Double]>([])
 
     private func status() -> RadioStatus {
         let json = """
@@ -47,7 +50,9 @@ final class WebRoutesTests: XCTestCase {
                 [Station(stationuuid: "s-\(query.limit)", name: "Found \(query.text)", url: "http://example.invalid/")]
             })
         let clock = clock
-        return WebRoutes(backend: backend, authentication: WebAuthentication(password: password, now: { clock.value }))
+        let waits = waits
+        let attempts = PasswordAttempts(now: { clock.value }, wait: { seconds in waits.update { $0.append(seconds) } })
+        return WebRoutes(backend: backend, authentication: WebAuthentication(password: password, attempts: attempts, now: { clock.value }))
     }
 
     private func request(_ method: String, _ target: String, body: String = "", headers: [(String, String)] = []) -> HttpRequest {
@@ -146,12 +151,44 @@ final class WebRoutesTests: XCTestCase {
 
     func testWrongPasswordsAreLimited() {
         let routes = routes(password: "sesame")
-        for _ in 0..<WebAuthentication.maximumFailures {
+        for _ in 0..<PasswordAttempts.allowedFailures {
             XCTAssertEqual(routes.respond(to: request("POST", "/api/login", body: #"{"password":"guess"}"#)).status, 401)
         }
         XCTAssertEqual(routes.respond(to: request("POST", "/api/login", body: #"{"password":"sesame"}"#)).status, 429)
-        clock.update { $0 += WebAuthentication.failureWindow + 1 }
+        clock.update { $0 += PasswordAttempts.forgetAfter + 1 }
         XCTAssertEqual(routes.respond(to: request("POST", "/api/login", body: #"{"password":"sesame"}"#)).status, 200)
+    }
+
+    /// A Bearer password counts as a login's: each wrong one slow, the address locked out after a few
+    /// (the right password too is then refused unjudged), while another address logs in.
+    func testBearerGuessesCountPerAddressAndAnotherAddressStillLogsIn() throws {
+        let routes = routes(password: "sesame")
+        func pause(from peer: String, bearer: String) -> HttpResponse {
+            var request = request("POST", "/api/pause", headers: [("authorization", "Bearer " + bearer)])
+            request.peer = IPAddress(peer)
+            return routes.respond(to: request)
+        }
+        for guess in 0..<PasswordAttempts.allowedFailures {
+            XCTAssertEqual(pause(from: "127.0.0.1", bearer: "guess\(guess)").status, 401)
+        }
+        XCTAssertEqual(waits.value, Array(repeating: PasswordAttempts.wrongAnswerDelay, count: PasswordAttempts.allowedFailures))
+        let locked = pause(from: "127.0.0.1", bearer: "sesame")
+        XCTAssertEqual(locked.status, 429)
+        XCTAssertEqual(locked.headers["Retry-After"], "1")
+        var login = request("POST", "/api/login", body: #"{"password":"sesame"}"#)
+        login.peer = IPAddress("127.0.0.1")
+        XCTAssertEqual(routes.respond(to: login).status, 429, "the login too: one count per address")
+        login.peer = IPAddress("127.0.0.2")
+        XCTAssertEqual(routes.respond(to: login).status, 200, "another address is not locked out")
+        XCTAssertEqual(pause(from: "127.0.0.2", bearer: "sesame").status, 200)
+        // Each failure past the allowed doubles the lockout.
+        clock.update { $0 += 1 }
+        XCTAssertEqual(pause(from: "127.0.0.1", bearer: "wrong").status, 401)
+        clock.update { $0 += 1.5 }
+        XCTAssertEqual(pause(from: "127.0.0.1", bearer: "sesame").headers["Retry-After"], "1")
+        clock.update { $0 += 0.5 }
+        XCTAssertEqual(pause(from: "127.0.0.1", bearer: "sesame").status, 200)
+        XCTAssertEqual(performed.value.filter { $0 == .pause }.count, 2)
     }
 
     func testSearchDialAndFavorites() throws {

@@ -73,4 +73,34 @@ final class WebServerTests: XCTestCase {
         let port = try start(allow: ["192.168.0.0/16"])
         XCTAssertEqual(try exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port), "")
     }
+
+    /// One address may not take every place: past six connections at once one more is closed unanswered,
+    /// and a place it frees is its again.
+    func testOneAddressHasAtMostSixConnectionsAtOnce() throws {
+        let port = try start()
+        var held: [StreamSocket] = []
+        for _ in 0..<WebServer.maximumClientsPerAddress { held.append(try StreamSocket.connect(host: "127.0.0.1", port: port)) }
+        // The server has taken them all (a request on the last is answered) before the one too many comes.
+        XCTAssertTrue(held.last!.write(Data("GET /api/lcd HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)))
+        XCTAssertTrue(held.last!.waitUntilReadable(before: .now() + 10))
+        XCTAssertTrue(String(decoding: held.last!.read(), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let refused = try StreamSocket.connect(host: "127.0.0.1", port: port)
+        XCTAssertTrue(refused.waitUntilReadable(before: .now() + 10))
+        XCTAssertEqual(refused.read(), [], "closed without an answer")
+        held.removeFirst().close()
+        let served = try eventuallyServed(port: port)
+        XCTAssertTrue(served.hasPrefix("HTTP/1.1 200"), served)
+    }
+
+    /// The answer to a request on a fresh connection once a place has been freed (the server notices the
+    /// closed connection on its own thread).
+    private func eventuallyServed(port: Int) throws -> String {
+        var answer = ""
+        for _ in 0..<50 {
+            answer = try exchange("GET /api/lcd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: port)
+            if answer.hasPrefix("HTTP/1.1 200") { break }
+            usleep(100_000)
+        }
+        return answer
+    }
 }
