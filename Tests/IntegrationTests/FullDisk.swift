@@ -9,7 +9,8 @@ final class FullDisk {
 
     init(sizeKiB: Int = 8192) throws {
         guard geteuid() == 0 else { throw XCTSkip("a tmpfs of its own needs root (mount)") }
-        path = "/tmp/wd-full-\(UUID().uuidString.prefix(8))"
+        // Characters a `file:` URI must escape: the read-only fallback names the database by one.
+        path = "/tmp/wd full ?#%-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
