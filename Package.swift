@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The libraries build in the Swift 6 language mode, so the compiler checks their data-race safety; the
-// executables and the tests are still in 5.
+// The libraries and the executables build in the Swift 6 language mode, so the compiler checks their
+// data-race safety; the tests are still in 5.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -105,22 +105,22 @@ let package = Package(
             name: "wavediald",
             dependencies: ["Supervisor", "WavedialConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .executableTarget(
             name: "wavedial-player",
             dependencies: ["Audio"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
         .executableTarget(
             name: "wavedial",
             dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display",
                            "PrintableText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
         .target(
             name: "WavedialTestSupport",
             dependencies: ["WavedialCore", "Hardware", "Display", "CurlSupport", "Threads", "CEvdev"],
-            swiftSettings: swift5),
+            swiftSettings: swift6),
 
         .testTarget(name: "WavedialCoreTests", dependencies: ["WavedialCore", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "WavedialConfigTests", dependencies: ["WavedialConfig", "WavedialTestSupport"], swiftSettings: swift5),

@@ -8,7 +8,7 @@ import Glibc
 /// table names libraries without linking them: one this build does not link has no `presence` symbol
 /// and is left out; one that cannot tell its version (libogg; libmpg123 before 1.32, Debian 12's, has
 /// no `mpg123_distversion`) is named without one. A decoder that links another library adds a row.
-struct CodecLibrary {
+struct CodecLibrary: Sendable {
     /// The name people know it by: "libmpg123".
     var name: String
     /// The encodings it decodes (Ogg FLAC is FLAC in Ogg).
@@ -16,7 +16,7 @@ struct CodecLibrary {
     /// A function only this library defines: its presence means the library is linked.
     var presence: String
     /// Its version as the library reports it, nil when it cannot.
-    var version: () -> String?
+    var version: @Sendable () -> String?
 
     static let all: [CodecLibrary] = [
         CodecLibrary(name: "libmpg123", encodings: [.mpeg], presence: "mpg123_new") {
@@ -71,7 +71,7 @@ struct CodecLibrary {
     }
 
     /// `RTLD_DEFAULT`: the executable and every library it loaded (a null handle; the macro is not imported).
-    private static let globalScope: UnsafeMutableRawPointer? = nil
+    private static var globalScope: UnsafeMutableRawPointer? { nil }
 
     private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
         guard let address = dlsym(globalScope, name) else { return nil }

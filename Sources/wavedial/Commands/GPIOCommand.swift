@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hardware
 import Logging
+import Synchronization
 
 /// `wavedial gpio …`: wiring diagnostics for the knob and the buttons.
 struct GPIOCommand: ParsableCommand {
@@ -65,14 +66,16 @@ struct GPIOCommand: ParsableCommand {
             let settings = try inputSettings()
             let output = MonitorOutput(json: json)
             let stopped = DispatchSemaphore(value: 0)
-            var failure: Error?
+            let failure = ReaderFailure()
+            let backend = try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds)
+            let printEdge: ((GPIOEdge, GPIOLineSpec) -> Void)? = raw ? { output.print($0, $1) } : nil
             let reader = InputReader(
-                settings: settings, backend: try GpiodBackend(orderingWindowNanoseconds: settings.edgeOrderingNanoseconds), logger: Logger(label: "wavedial.hardware"),
+                settings: settings, backend: backend, logger: Logger(label: "wavedial.hardware"),
                 handlers: InputReader.Handlers(
-                    event: output.print,
-                    edge: raw ? output.print : nil,
+                    event: { output.print($0) },
+                    edge: printEdge,
                     failure: { error in
-                        failure = error
+                        failure.reason.withLock { $0 = "\(error)" }
                         stopped.signal()
                     }))
             do {
@@ -92,7 +95,7 @@ struct GPIOCommand: ParsableCommand {
             stopped.wait()
             signals.forEach { $0.cancel() }
             reader.stop()
-            if let failure { throw CLIError("GPIO input failed: \(failure)") }
+            if let reason = failure.reason.withLock({ $0 }) { throw CLIError("GPIO input failed: \(reason)") }
         }
 
         /// The config's `[hardware]` settings with this command's options applied.
@@ -182,4 +185,9 @@ private struct MonitorOutput {
         }
         return result + "\""
     }
+}
+
+/// Why `gpio monitor`'s reader stopped: set on the reader's thread, read once it has.
+private final class ReaderFailure: Sendable {
+    let reason = Mutex<String?>(nil)
 }

@@ -47,7 +47,7 @@ struct PlayURLCommand: ParsableCommand {
             ForegroundPlayback.run(url: url, settings: settings, seconds: seconds)
         }
         let arguments = [player] + (seconds.map { ["--seconds", $0.description] } ?? []) + settings.arguments + ["--", url]
-        fflush(stdout)
+        fflush(nil)
         var argv = arguments.map { strdup($0) } + [nil]
         execv(player, &argv)
         throw CLIError("cannot start \(player): \(String(cString: strerror(errno)))")

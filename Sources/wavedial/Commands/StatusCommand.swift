@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
         } else {
             print(Self.describe(status))
         }
-        fflush(stdout)
+        fflush(nil)
     }
 
     /// One line for people; the station's name and title without control or bidi characters.
