@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WavedialCore
 import WavedialTestSupport
 import XCTest
 
@@ -59,6 +60,17 @@ final class DatabaseFailureTests: XCTestCase {
         XCTAssertTrue(daemon.waitUntilReady(), daemon.log)
     }
 
+    /// Empties the write-ahead log and cuts it to nothing, then fills the disk: the next write needs room the
+    /// disk no longer has.
+    private func emptyTheLogAndFillTheDisk() throws {
+        var waiting = Configuration()
+        waiting.busyMode = .timeout(10)  // the daemon may be writing its state just then
+        _ = try DatabaseQueue(path: disk.path("wavedial.sqlite"), configuration: waiting).writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+        }
+        try disk.fill()
+    }
+
     func testASyncThatFillsTheDiskIsADatabaseFailure() throws {
         XCTAssertEqual(try run("location", "set", "52.5", "13.4").status, 0)
         try disk.fill(leavingKiB: 64)
@@ -70,13 +82,7 @@ final class DatabaseFailureTests: XCTestCase {
     func testWritesThroughTheDaemonOnAFullDiskAreDatabaseFailures() throws {
         XCTAssertEqual(try run("sync").status, 0)
         try startDaemon()
-        // The write-ahead log emptied and cut to nothing: the next write needs room the disk no longer has.
-        var waiting = Configuration()
-        waiting.busyMode = .timeout(10)  // the daemon may be writing its state just then
-        _ = try DatabaseQueue(path: disk.path("wavedial.sqlite"), configuration: waiting).writeWithoutTransaction { db in
-            try db.checkpoint(.truncate)
-        }
-        try disk.fill()
+        try emptyTheLogAndFillTheDisk()
         // The CLI reads the database to find the station, the daemon writes: either fails as the database.
         assertDatabaseFailure(try run("fav", "add", jazz), prefix: "wavedial: ")
         // The daemon alone touches the database for these.
@@ -88,6 +94,29 @@ final class DatabaseFailureTests: XCTestCase {
         XCTAssertEqual(sync.stderrLines.count, 2, sync.stderr)
         XCTAssertTrue(sync.stderrLines.last?.hasPrefix("wavedial: sync failed: ") == true, sync.stderr)
         XCTAssertEqual(try run("status").status, 0, "the daemon answers on")
+    }
+
+    /// "ok" means on disk: a command whose change the disk cannot take is a database failure, the radio keeps what
+    /// the disk has, and once there is room the same command is saved with nothing stored before lost.
+    func testAVolumeTheDiskCannotTakeIsAnErrorAndTheRadioKeepsTheSavedOne() throws {
+        XCTAssertEqual(try run("sync").status, 0)
+        XCTAssertEqual(try run("fav", "add", jazz).status, 0)
+        try startDaemon()
+        XCTAssertEqual(try run("volume", "30").status, 0)
+        try emptyTheLogAndFillTheDisk()
+        let refused = try run("volume", "40")
+        assertDatabaseFailure(refused, prefix: "wavedial: volume: state not saved: ")
+        let status = try XCTUnwrap(try run("status", "--json").json() as? [String: Any])
+        XCTAssertEqual(status["volume"] as? Int, 30, "the radio keeps the volume the disk has")
+        XCTAssertEqual(try run("tune", "94.1").status, 74, "a station the disk cannot remember is refused too")
+
+        try FileManager.default.removeItem(atPath: disk.path("filler"))
+        XCTAssertEqual(try run("volume", "40").status, 0)
+        XCTAssertEqual(daemon?.terminate(), 0, daemon?.log.suffix(2000).description ?? "")
+        daemon = nil
+        let database = try WavedialDatabase.open(path: disk.path("wavedial.sqlite"))
+        XCTAssertEqual(try database.applianceState().volume, 40)
+        XCTAssertEqual(try database.favorites().map(\.stationuuid), [jazz])
     }
 
     func testTheDaemonOnACorruptDatabaseExits74() throws {
