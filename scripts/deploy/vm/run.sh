@@ -8,7 +8,7 @@
 #
 #   scripts/deploy/vm/run.sh PACKAGE.deb
 #
-# env: DEPLOY_VM_DIR (cache, default .build-deploy-vm/), DEPLOY_VM_TIMEOUT seconds (300)
+# env: DEPLOY_VM_DIR (cache, default .build-deploy-vm/), DEPLOY_VM_TIMEOUT seconds (900: a guard against a hang; under a loaded CI its checks took 300)
 # TCG, not KVM: like scripts/gpio-vm, because nested cloud VMs boot slower under KVM.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,7 +54,7 @@ UNIT
 # init copies the payload's units into the guest's /etc/systemd/system before systemd starts.
 append="console=ttyS0 loglevel=3 panic=-1 systemd.unit=wavedial-vmtest.target systemd.show_status=0"
 append="$append systemd.log_target=console systemd.log_level=notice"
-timeout -k 5 "${DEPLOY_VM_TIMEOUT:-300}" \
+timeout -k 5 "${DEPLOY_VM_TIMEOUT:-900}" \
   qemu-system-x86_64 -nodefaults -no-user-config -no-reboot \
     -display none -serial stdio -monitor none \
     -accel tcg -cpu max -m 1024M -smp 2 \
