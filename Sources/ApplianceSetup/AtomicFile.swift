@@ -57,11 +57,17 @@ enum AtomicFile {
             if errno == ENOENT { return }
             throw SetupWriteError(path: path, call: "unlink")
         }
-        try syncFolder((path as NSString).deletingLastPathComponent)
+        try syncFolder(folder(of: path))
+    }
+
+    /// The folder `path` is in; `.` for a bare file name.
+    private static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     private static func makeFolder(of path: String) throws(SetupWriteError) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = folder(of: path)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -30,7 +30,8 @@ enum DaemonSettingsFile {
         if let audioDevice {
             update("audio", in: root) { audio in audio["device"] = audioDevice }
         }
-        return header + root.convert(to: .toml)
+        let body = root.convert(to: .toml)
+        return header + body + (body.hasSuffix("\n") || body.isEmpty ? "" : "\n")
     }
 
     /// Changes the table `name` of `root` in place, or adds it when missing (or when the key holds something

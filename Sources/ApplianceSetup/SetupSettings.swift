@@ -114,14 +114,15 @@ private final class SetupSettingsReader {
                 key = .passphrase(password)
             }
         }
-        switch (ssid, password) {
-        case (_?, nil):
+        // By what the file sets, not what was valid: a bad password is not also a missing one.
+        switch (wifi.keys.contains("ssid"), wifi.keys.contains("password")) {
+        case (true, false):
             if let ssidBytes, let appliedPSK = applied?.psk, applied?.ssid == ssidBytes {
                 key = .keptPSK(appliedPSK)
             } else if ssidBytes != nil {
                 wifi.report("ssid", "a password is needed: the radio joins WPA2 networks")
             }
-        case (nil, _?):
+        case (false, true):
             if let appliedSSID = applied?.ssid {
                 ssidBytes = appliedSSID
             } else {
@@ -206,10 +207,12 @@ private final class SetupSettingsReader {
         }
     }
 
-    /// The string at `key`, nil when absent or not a string (reported); its line is recorded.
+    /// The string at `key`, nil when absent, not a string or not on a line of its own (reported); its line is
+    /// recorded.
     private func string(_ section: ConfigSection, _ key: String) -> String? {
         guard present(section, key) else { return nil }
-        return section.optionalString(key)
+        let value = section.optionalString(key)
+        return lines["\(section.path).\(key)"] != nil ? value : nil
     }
 
     /// Whether the section sets `key`. A key that is set must be on one line of its own under the section's
