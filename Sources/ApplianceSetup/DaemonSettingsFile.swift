@@ -17,8 +17,8 @@ enum DaemonSettingsFile {
     /// - Throws: the previous file's problem when it is not TOML.
     static func merged(previous: String?, webPassword: String?, audioDevice: String?) throws(ConfigurationError) -> String {
         // ConfigFile first: it refuses, with a line, input on which the TOML parser would abort.
-        let root = try previous.map { text throws(ConfigurationError) in try ConfigFile(text: text, source: "config.toml").root }
-            ?? TOMLTable()
+        var root = TOMLTable()
+        if let previous { root = try ConfigFile(text: previous, source: "config.toml").root }
         if let webPassword {
             update("web", in: root) { web in
                 web["enabled"] = true

@@ -26,7 +26,7 @@ public struct SSHAuthorizedKey: Sendable, Equatable {
     public init(_ text: String) throws(Problem) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.unicodeScalars.contains(where: SetupRules.isControl) {
-            throw Problem("must be one line: the whole of your id_ed25519.pub, without line breaks")
+            throw Problem("must be one line of plain text (the line of your id_ed25519.pub), without line breaks or tabs")
         }
         let fields = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard let first = fields.first.map(String.init), Self.types.contains(first) else {

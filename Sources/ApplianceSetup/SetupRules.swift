@@ -65,9 +65,7 @@ enum SetupRules {
         guard (1...128).contains(password.count), password.utf8.count <= 256 else {
             return "must be 1 to 128 characters long"
         }
-        if password.unicodeScalars.contains(where: isControl) || !StationText.isPrintable(password) {
-            return "must not hold control characters"
-        }
+        if !StationText.isPrintable(password) { return "must not hold control characters or bidi marks" }
         return nil
     }
 
