@@ -15,6 +15,14 @@ public struct SetupProblem: Sendable, Equatable, Codable {
         self.message = message
     }
 
+    /// `line` is `null` when unknown rather than left out: every problem has the same fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(line, forKey: .line)
+        try container.encode(message, forKey: .message)
+    }
+
     init(_ problem: ConfigurationError.Problem) {
         self.init(key: problem.key, line: problem.line, message: problem.message)
     }

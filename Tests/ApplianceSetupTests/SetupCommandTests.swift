@@ -36,6 +36,7 @@ final class SetupCommandTests: XCTestCase {
         let problems = try XCTUnwrap(json["problems"] as? [[String: Any]])
         XCTAssertEqual(problems.first?["key"] as? String, "wifi.password")
         XCTAssertEqual(problems.first?["line"] as? Int, 3)
+        XCTAssertEqual(problems.count, 2)
         XCTAssertEqual(try String(contentsOfFile: directory.path("root/run/wavedial-setup/problem"), encoding: .utf8),
                        "Setup file line 3: bad Wi-Fi password\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("root/data")))
@@ -53,6 +54,18 @@ final class SetupCommandTests: XCTestCase {
                                         "--file", directory.path("wavedial-setup.toml"), "--zoneinfo", zoneinfo)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(again.stdout, "")
+    }
+
+    func testAFileThatIsNotUTF8HasAProblemWithoutALine() throws {
+        try Data([0x5B, 0x77, 0x69, 0x66, 0x69, 0x5D, 0x0A, 0xFF]).write(to: directory.url.appendingPathComponent("latin1.toml"))
+        let result = try CLIRunner().run("setup", "apply", "--root", directory.path("root"), "--file", directory.path("latin1.toml"),
+                                         "--json")
+        XCTAssertEqual(result.status, 65)
+        XCTAssertEqual(result.stderrLines, ["latin1.toml: is not UTF-8 text: save it as UTF-8"])
+        let problem = try XCTUnwrap((result.json() as? [String: Any])?["problems"] as? [[String: Any]]).first
+        XCTAssertTrue(problem?["line"] is NSNull)
+        XCTAssertEqual(try String(contentsOfFile: directory.path("root/run/wavedial-setup/problem"), encoding: .utf8),
+                       "Setup file: not valid TOML\n")
     }
 
     func testAMissingFileIsNothingToDo() throws {

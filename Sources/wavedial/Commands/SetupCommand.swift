@@ -21,7 +21,8 @@ struct SetupCommand: ParsableCommand {
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("The settings file.", valueName: "path")) var file = "/boot/firmware/wavedial-setup.toml"
-        @Option(help: ArgumentHelp("What every written path is under (for tests and image builds).", valueName: "dir"))
+        @Option(help: ArgumentHelp("What every written file is under (tests, image builds); not the database, which the configuration names.",
+                                 valueName: "dir"))
         var root = "/"
         @Option(help: ArgumentHelp("The tz database's folder: time zones, country codes, places.", valueName: "dir"))
         var zoneinfo = ZoneInfoDirectory.defaultPath
