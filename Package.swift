@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PrintableText", targets: ["PrintableText"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "Hardware", targets: ["Hardware"]),
+        .library(name: "ApplianceSetup", targets: ["ApplianceSetup"]),
         // For gpio-bench, which makes its gpio-sim chip as the tests do.
         .library(name: "WavedialTestSupport", targets: ["WavedialTestSupport"]),
     ],
@@ -92,6 +93,11 @@ let package = Package(
             swiftSettings: swift6),
         // The control protocol: the typed commands, the status, the wire and the client. What the CLI
         // links to talk to the daemon, instead of the daemon itself.
+        // `wavedial setup apply`: the SD-card image's first-boot settings file, checked whole, then applied.
+        .target(
+            name: "ApplianceSetup",
+            dependencies: ["WavedialCore", "PrintableText", "CCrypto", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: swift6),
         .target(
             name: "WavedialControl",
             dependencies: ["WavedialCore", "PrintableText", "CurlSupport", "Threads"],
@@ -113,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "wavedial",
             dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display",
-                           "PrintableText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           "PrintableText", "ApplianceSetup", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swift6),
 
         // Test doubles and loopback peers shared by the test targets; never linked into the executables.
@@ -131,6 +137,8 @@ let package = Package(
         .testTarget(name: "CurlSupportTests", dependencies: ["CurlSupport", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "ApplianceSetupTests", dependencies: ["ApplianceSetup", "WavedialConfig", "WavedialTestSupport"],
+                    swiftSettings: swift5),
         .testTarget(name: "WavedialControlTests", dependencies: ["WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
         // Black box (the built binaries), plus the demo band's station table to check what they play.

@@ -22,6 +22,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-mpd-command", "Supervisor"),
     // The web page's HTTP requests through its routes (the JSON API, the login, the page).
     ("fuzz-web", "Supervisor"),
+    // The SD card's first-boot settings file, which anyone with the card can edit.
+    ("fuzz-setup-file", "ApplianceSetup"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

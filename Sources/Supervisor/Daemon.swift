@@ -150,6 +150,10 @@ public final class Daemon: Sendable {
             notifier.notify("STATUS=cannot start: \(error)")
             return WavedialDatabase.isDatabaseFailure(error) ? Self.databaseFailureStatus : 1
         }
+        if let problem = SetupProblemBanner.read(at: configuration.daemon.setupProblemFile) {
+            logger.warning("the card's settings file was not applied", metadata: ["setup.problem": "\(problem)"])
+            controller.showBanner(problem, forNanoseconds: SetupProblemBanner.nanoseconds)
+        }
         notifier.notify("READY=1\nSTATUS=playing radio; control socket \(configuration.daemon.controlSocket)")
         let released = MappedImages.releaseStartUpPages()
         logger.debug("start-up pages released", metadata: ["regions": "\(released.count)"])

@@ -6,6 +6,9 @@ public struct DaemonSettings: Sendable, Equatable {
     public var resumeOnStart = true
     /// The control socket (JSON lines; mode 0660).
     public var controlSocket = "/run/wavedial/control.sock"
+    /// The line `wavedial setup apply` leaves when it refused the card's settings file, shown on the LCD at
+    /// start. Not a key of the file: tests point it elsewhere.
+    public var setupProblemFile = "/run/wavedial-setup/problem"
 
     public init() {}
 

@@ -25,6 +25,7 @@ enum CommandRegistry {
         GPIOCommand.self,
         SimCommand.self,
         ConfigCommand.self,
+        SetupCommand.self,
         DoctorCommand.self,
     ]
 }

@@ -122,6 +122,7 @@ struct GlobalOptions: ParsableArguments {
 enum ExitStatus {
     static let failure: Int32 = 1
     static let usage: Int32 = 64  // EX_USAGE
+    static let dataError: Int32 = 65  // EX_DATAERR: `setup apply` refused the settings file
     static let notFound: Int32 = 66  // EX_NOINPUT: no such station or favorite
     static let unavailable: Int32 = 69  // EX_UNAVAILABLE: a server or the daemon cannot be reached
     static let database: Int32 = 74  // EX_IOERR

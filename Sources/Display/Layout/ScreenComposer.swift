@@ -48,7 +48,12 @@ public final class ScreenComposer {
             drawVolume(volume, muted: state.muted, on: &screen, row: rows - 1)
         } else if let banner = state.banner {
             screen.write("", row: rows - 1)
-            screen.writeCentred(banner, row: rows - 1)
+            if banner.count > columns {
+                // A longer one (the setup file's problem, up to 40 characters) scrolls, in a field of its own.
+                scroll(banner, on: &screen, row: rows - 1, column: 0, width: columns, at: time, field: Self.bannerField)
+            } else {
+                screen.writeCentred(banner, row: rows - 1)
+            }
         }
         // A field that left the screen starts from the beginning when it comes back.
         fields = fields.filter { usedFields.contains($0.key) }
@@ -178,10 +183,14 @@ public final class ScreenComposer {
         if state.sleeping { screen.put(.sleep, row: 0, column: columns - 1) }
     }
 
-    /// Writes `text` into the field at `row`, `column`, scrolling it when it is wider than `width`.
-    private func scroll(_ text: String, on screen: inout Screen, row: Int, column: Int, width: Int, at time: Double) {
+    /// The marquee field of a banner, apart from the fields of the row it covers (which go on scrolling under it).
+    private static let bannerField = -1
+
+    /// Writes `text` into the field at `row`, `column` (or `field`), scrolling it when it is wider than `width`.
+    private func scroll(_ text: String, on screen: inout Screen, row: Int, column: Int, width: Int, at time: Double,
+                        field: Int? = nil) {
         let characters = romText(text)
-        let key = row * 64 + column
+        let key = field ?? row * 64 + column
         usedFields.insert(key)
         if fields[key]?.text != characters {
             // Odd rows step half a beat after even rows: two scrolling fields never step in the same frame.

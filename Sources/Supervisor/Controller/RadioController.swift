@@ -61,8 +61,8 @@ public final class RadioController: @unchecked Sendable {
     private var volumeShownUntil: UInt64 = 0
     /// Where the player's audio goes (the device, or nowhere and why).
     private var audioOutput: AudioOutputRoute
-    /// "No sound card" shows on the LCD's bottom row until then.
-    private var bannerShownUntil: UInt64 = 0
+    /// A message on the LCD's bottom row ("No sound card", the setup file's problem) and until when it shows.
+    private var banner: (text: String, until: UInt64)?
     /// Messages for the idle screen from subsystems ("Syncing catalog", "No network"), by subsystem.
     private var notices: [String: String] = [:]
     private var notice: String? { notices.sorted { $0.key < $1.key }.first?.value }
@@ -174,6 +174,15 @@ public final class RadioController: @unchecked Sendable {
     public func setNotice(_ text: String?, from subsystem: String) {
         queue.async { [self] in
             notices[subsystem] = text
+            refresh()
+        }
+    }
+
+    /// Shows `text` on the LCD's bottom row for `nanoseconds` (at start, what is wrong with the setup file).
+    /// Any thread.
+    public func showBanner(_ text: String, forNanoseconds nanoseconds: UInt64) {
+        queue.async { [self] in
+            banner = (text, monotonic() &+ nanoseconds)
             refresh()
         }
     }
@@ -491,7 +500,7 @@ public final class RadioController: @unchecked Sendable {
     private func playerChanged(_ status: PlayerStatus) {
         if status.output != audioOutput {
             // Said once on the LCD as the audio starts going nowhere; `status` says it for as long as it does.
-            if case .noDevice = status.output, !audioOutput.isNoDevice { bannerShownUntil = monotonic() &+ Self.bannerNanoseconds }
+            if case .noDevice = status.output, !audioOutput.isNoDevice { banner = ("No sound card", monotonic() &+ Self.bannerNanoseconds) }
             audioOutput = status.output
         }
         // Reports about a station switched away from are stale.
@@ -625,7 +634,7 @@ public final class RadioController: @unchecked Sendable {
             band: configuration.dial.band, dial: activeBand, mode: mode, needle: needle,
             nameUnderNeedle: under.flatMap { lookup($0.stationuuid)?.name }, current: current, player: playerStatus,
             pausedAt: pausedAt, volume: saved.volume, muted: saved.muted, volumeShownUntil: volumeShownUntil,
-            audioOutput: audioOutput, banner: time < bannerShownUntil ? "No sound card" : nil,
+            audioOutput: audioOutput, banner: banner.flatMap { time < $0.until ? $0.text : nil },
             favoriteIDs: favoriteIDs, notice: notice, deviceProblem: deviceProblem,
             sleeping: clock.sleep.isOn, sleepRemainingSeconds: clock.sleep.remainingSeconds(at: time),
             nextAlarm: next.map { LocalClock.iso8601($0.ring, offset: clock.utcOffset) }, nextAlarmText: next.map(idleClockText),

@@ -38,6 +38,13 @@ public final class ConfigFile {
         ConfigSection(path: "", table: document.root, document: document).section(name)
     }
 
+    /// The parsed file, for a tool that rewrites it (`wavedial setup apply` merges into a settings file).
+    public var root: TOMLTable { document.root }
+
+    /// The 1-based line on which `key` (dotted, e.g. `wifi.password`) is set; when the key is not on a
+    /// line of its own under its table's header (a dotted key, an inline table), its table's header line.
+    public func line(of key: String) -> Int? { document.line(of: key) }
+
     /// Reports unknown keys and throws if anything was wrong.
     public func finish() throws(ConfigurationError) {
         document.reportUnknownKeys()
@@ -67,7 +74,8 @@ final class ConfigDocument {
         } catch {
             throw ConfigurationError.Problem(key: "", line: nil, message: "\(error)")
         }
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character to Swift: a file saved on Windows has its lines too.
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     }
 
     /// The first thing toml++ would trip over rather than report, with its 1-based line: a
@@ -181,7 +189,7 @@ final class ConfigDocument {
     /// positions for values, so this follows the `[table]` headers through the text.
     func line(of key: String) -> Int? {
         let parts = key.split(separator: ".").map(String.init)
-        guard let leaf = parts.last else { return nil }
+        guard !parts.isEmpty else { return nil }
         let table = parts.dropLast().joined(separator: ".")
         var current = ""
         var tableLine: Int?
@@ -195,9 +203,12 @@ final class ConfigDocument {
                 if name == table { tableLine = index + 1 }
                 continue
             }
-            guard current == table, let equals = text.firstIndex(of: "=") else { continue }
-            let name = text[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            if name == leaf { return index + 1 }
+            guard let equals = text.firstIndex(of: "=") else { continue }
+            // A dotted key (`wifi.ssid = …` before any header) is found too.
+            let name = text[..<equals].split(separator: ".")
+                .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+                .joined(separator: ".")
+            if (current.isEmpty ? name : "\(current).\(name)") == key { return index + 1 }
         }
         return tableLine
     }

@@ -146,6 +146,19 @@ final class ScreenComposerTests: XCTestCase {
         XCTAssertEqual(lines(state, 16, 2)[1], "Vol ████▏    60%")
     }
 
+    /// A banner wider than the LCD (the setup file's problem) scrolls through its whole text, in a field of its
+    /// own: the scrolling title under it does not restart it.
+    func testALongBannerScrolls() {
+        var state = playing("Miles Davis – So What, live at the Newport Jazz Festival")
+        state.banner = "Setup file line 12: bad Wi-Fi password"
+        let composer = ScreenComposer(columns: 16, rows: 2, rom: .a00, timeZone: utc)
+        let renderer = TerminalRenderer(framed: false)
+        XCTAssertEqual(renderer.lines(composer.compose(state, at: 0))[1], "Setup file line ")
+        // Within the 10 s the banner shows, its end comes into view.
+        let frames = stride(from: 0.0, through: 10, by: 0.1).map { renderer.lines(composer.compose(state, at: $0))[1] }
+        XCTAssertTrue(frames.contains { $0.hasSuffix("Wi-Fi password") }, "\(frames)")
+    }
+
     /// Full only at 100 %, empty only at 0 %: the ends of the bar say the ends of the range.
     func testVolumeBarIsEmptyOnlyAtZeroAndFullOnlyAtOneHundred() {
         var state = playing()

@@ -62,6 +62,16 @@ final class RadioControllerTests: XCTestCase {
 
     private var lastScreen: DisplayViewState? { lock.withLock { screens.last } }
 
+    /// A banner (the setup file's problem, at start) shows for its time, then the bottom row is the radio's again.
+    func testABannerShowsForItsTime() {
+        controller.start(resume: false)
+        controller.showBanner("Setup file line 3: bad hostname", forNanoseconds: 10 * second)
+        advance(second)
+        XCTAssertEqual(lastScreen?.banner, "Setup file line 3: bad hostname")
+        advance(10 * second)
+        XCTAssertNil(lastScreen?.banner)
+    }
+
     /// Fast ticks only while the needle turns: from the first detent until it snaps.
     func testAsksForFastTicksOnlyWhileTheNeedleTurns() {
         var paces: [Bool] = []
