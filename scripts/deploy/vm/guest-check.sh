@@ -106,7 +106,9 @@ killed_sync() {
     setpriv --reuid="$1" --regid="$1" --init-groups wavedial --config /run/hang.toml sync &
   fi
   pid=$!
-  sleep 3
+  # until it has the database open (its -wal and -shm there): seconds on a loaded CI host's emulated guest
+  for _ in $(seq 300); do [ -e $db-wal ] && [ -e $db-shm ] && break; sleep 0.2; done
+  sleep 1
   kill -9 "$pid" && { wait "$pid"; true; } &&
   [ -e $db-wal ] && [ -e $db-shm ] && echo "left by $1:" && db_files
 }
