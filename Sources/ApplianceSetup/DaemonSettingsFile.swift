@@ -8,14 +8,15 @@ enum DaemonSettingsFile {
     /// The first lines, so whoever opens the file knows where its values come from.
     static let header = """
         # Written by `wavedial setup apply` from wavedial-setup.toml on the card's boot partition:
-        # change the settings there. This file is rewritten whenever that file sets [web] or [audio].
+        # change the settings there. This file is rewritten whenever that file sets [web], [audio] or [catalog].
 
         """
 
     /// The file's new text: `previous` (nil when there is none) with the web page turned on for everyone on the
-    /// network behind `webPassword`, and `audioDevice` as the sound card.
+    /// network behind `webPassword`, `audioDevice` as the sound card and `catalogServers` as the catalog's servers.
     /// - Throws: the previous file's problem when it is not TOML.
-    static func merged(previous: String?, webPassword: String?, audioDevice: String?) throws(ConfigurationError) -> String {
+    static func merged(previous: String?, webPassword: String?, audioDevice: String?,
+                       catalogServers: [String]? = nil) throws(ConfigurationError) -> String {
         // ConfigFile first: it refuses, with a line, input on which the TOML parser would abort.
         var root = TOMLTable()
         if let previous { root = try ConfigFile(text: previous, source: "config.toml").root }
@@ -29,6 +30,9 @@ enum DaemonSettingsFile {
         }
         if let audioDevice {
             update("audio", in: root) { audio in audio["device"] = audioDevice }
+        }
+        if let catalogServers {
+            update("catalog", in: root) { catalog in catalog["servers"] = TOMLArray(catalogServers) }
         }
         let body = root.convert(to: .toml)
         return header + body + (body.hasSuffix("\n") || body.isEmpty ? "" : "\n")

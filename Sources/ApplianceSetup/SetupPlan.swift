@@ -38,7 +38,7 @@ public struct SetupPlan: Sendable, Equatable {
     /// For the database (``WavedialDatabase/setLocation(_:)``).
     public var location: Coordinate?
     /// What is applied, in order: `wifi`, `hostname`, `timezone`, `ssh_authorized_key`, `location`,
-    /// `web_password`, `audio_device`.
+    /// `web_password`, `audio_device`, `catalog_servers`.
     public var applied: [String] = []
 
     /// What is on the radio now, as far as applying needs it.
@@ -101,13 +101,14 @@ public struct SetupPlan: Sendable, Equatable {
             location = zone.coordinate
             applied.append("location")
         }
-        if settings.webPassword != nil || settings.audioDevice != nil {
+        if settings.webPassword != nil || settings.audioDevice != nil || settings.catalogServers != nil {
             let text: String
             do {
                 text = try DaemonSettingsFile.merged(previous: current.daemonSettings, webPassword: settings.webPassword,
-                                                     audioDevice: settings.audioDevice)
+                                                     audioDevice: settings.audioDevice, catalogServers: settings.catalogServers)
             } catch {
                 let keys = (settings.webPassword != nil ? ["web.password"] : []) + (settings.audioDevice != nil ? ["audio.device"] : [])
+                    + (settings.catalogServers != nil ? ["catalog.servers"] : [])
                 throw SetupProblems(keys.map { key in
                     SetupProblem(key: key, line: settings.lines[key],
                                  message: "cannot be applied: the radio's \(Path.daemonSettings) is damaged (\(error)); remove it")
@@ -116,6 +117,7 @@ public struct SetupPlan: Sendable, Equatable {
             files.append(FileWrite(path: Path.daemonSettings, content: .bytes(Array(text.utf8)), mode: 0o640, folderGroup: true))
             if settings.webPassword != nil { applied.append("web_password") }
             if settings.audioDevice != nil { applied.append("audio_device") }
+            if settings.catalogServers != nil { applied.append("catalog_servers") }
         }
     }
 

@@ -78,6 +78,25 @@ enum SetupRules {
         return nil
     }
 
+    /// `[catalog] servers`: at most 8 `http://` or `https://` URLs with a host, each 1 to 256 printable ASCII
+    /// characters without spaces (what curl takes as given).
+    static func catalogServersProblem(_ servers: [String]) -> String? {
+        guard servers.count <= 8 else { return "must list at most 8 servers" }
+        for server in servers {
+            let bytes = server.utf8
+            guard (1...256).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                return "must hold URLs of 1 to 256 characters without spaces, such as \"https://de1.api.radio-browser.info\""
+            }
+            let scheme = server.prefix(while: { $0 != ":" }).lowercased()
+            guard scheme == "http" || scheme == "https", server.dropFirst(scheme.count).hasPrefix("://"),
+                  let host = server.dropFirst(scheme.count + 3).split(separator: "/", omittingEmptySubsequences: false).first,
+                  !host.isEmpty, !host.hasPrefix(":"), !host.contains("@") else {
+                return "must hold http:// or https:// URLs with a host, not \"\(server)\""
+            }
+        }
+        return nil
+    }
+
     /// C0, DEL and C1 controls.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

@@ -28,6 +28,9 @@ public struct SetupSettings: Sendable, Equatable {
     public var location: Coordinate?
     public var webPassword: String?
     public var audioDevice: String?
+    /// `[catalog] servers`: the Radio Browser servers (an own mirror) used instead of DNS discovery; empty
+    /// goes back to discovery.
+    public var catalogServers: [String]?
     /// The line of each key the file sets, by dotted name (`wifi.password`): the lines applying comments out.
     public var lines: [String: Int] = [:]
 
@@ -60,6 +63,7 @@ public struct SetupSettings: Sendable, Equatable {
         reader.readSystem(into: &settings)
         reader.readLocation(into: &settings)
         reader.readWebAndAudio(into: &settings)
+        reader.readCatalog(into: &settings)
         do {
             try file.finish()
         } catch {
@@ -207,6 +211,18 @@ private final class SetupSettingsReader {
         }
     }
 
+    func readCatalog(into settings: inout SetupSettings) {
+        let catalog = file.section("catalog")
+        // (A value that is not a list of strings is reported by the file, which then throws.)
+        guard present(catalog, "servers"), lines["catalog.servers"] != nil else { return }
+        let servers = catalog.strings("servers", default: [])
+        if let problem = SetupRules.catalogServersProblem(servers) {
+            catalog.report("servers", problem)
+        } else {
+            settings.catalogServers = servers
+        }
+    }
+
     /// The string at `key`, nil when absent, not a string or not on a line of its own (reported); its line is
     /// recorded.
     private func string(_ section: ConfigSection, _ key: String) -> String? {
@@ -228,6 +244,10 @@ private final class SetupSettingsReader {
         }
         for quotes in ["\"\"\"", "'''"] where value.hasPrefix(quotes) && !value.dropFirst(3).contains(quotes) {
             section.report(key, "write it on one line, between quotes (\"…\")")
+            return true
+        }
+        if value.hasPrefix("["), !value.contains("]") {
+            section.report(key, "write the list on one line: `\(key) = [\"…\", \"…\"]`")
             return true
         }
         lines[dotted] = number

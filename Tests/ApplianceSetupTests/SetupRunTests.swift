@@ -243,6 +243,16 @@ final class SetupRunTests: XCTestCase {
         let again = try Configuration.load(path: path(SetupPlan.Path.daemonSettings))
         XCTAssertEqual(again.audio.output.device, "default")
         XCTAssertEqual(again.web.password, "it’s \"mine\"")
+        // An own Radio Browser mirror, then back to DNS discovery with an empty list.
+        try write("[catalog]\nservers = [\"http://198.18.0.2:8080\"]")
+        XCTAssertEqual(try apply().applied, ["catalog_servers"])
+        let mirrored = try Configuration.load(path: path(SetupPlan.Path.daemonSettings))
+        XCTAssertEqual(mirrored.catalog.servers, ["http://198.18.0.2:8080"])
+        XCTAssertEqual(mirrored.audio.output.device, "default")
+        XCTAssertEqual(mirrored.dial.stations, 20)
+        try write("[catalog]\nservers = []")
+        try apply()
+        XCTAssertEqual(try Configuration.load(path: path(SetupPlan.Path.daemonSettings)).catalog.servers, [])
     }
 
     func testDamagedDaemonSettingsAreAProblemOfTheKey() throws {

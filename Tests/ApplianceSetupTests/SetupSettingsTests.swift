@@ -60,6 +60,14 @@ final class SetupSettingsTests: XCTestCase {
         ("[web]\npassword = \"esc\\u001B[2J\"", "web.password", 2),
         ("[audio]\ndevice = \"hw 1\"", "audio.device", 2),
         ("[audio]\ndevice = \"\"", "audio.device", 2),
+        ("[catalog]\nservers = [\"ftp://mirror.example\"]", "catalog.servers", 2),
+        ("[catalog]\nservers = [\"https://\"]", "catalog.servers", 2),
+        ("[catalog]\nservers = [\"https://user@mirror.example\"]", "catalog.servers", 2),
+        ("[catalog]\nservers = [\"https://mirror example\"]", "catalog.servers", 2),
+        ("[catalog]\nservers = [\"http://a\", \"http://b\", \"http://c\", \"http://d\", \"http://e\", \"http://f\", \"http://g\", \"http://h\", \"http://i\"]", "catalog.servers", 2),
+        ("[catalog]\nservers = \"https://mirror.example\"", "catalog.servers", 2),
+        ("[catalog]\nservers = [\n  \"https://mirror.example\",\n]", "catalog.servers", 2),
+        ("[catalog]\ndatabase = \"/tmp/x.sqlite\"", "catalog.database", 2),
         ("# comment\n[wifi]\nbssid = \"00:11:22:33:44:55\"", "wifi.bssid", 3),
         ("[network]\nssid = \"x\"", "network", 1),
         ("[wifi]\nssid = \"Home\n", "", 2),
@@ -100,6 +108,9 @@ final class SetupSettingsTests: XCTestCase {
 
             [audio]
             device = "plughw:CARD=DAC,DEV=0"
+
+            [catalog]
+            servers = ["https://rb.example.org", "http://198.18.0.2:8080/"]
             """
         let settings = try SetupSettings.read(text, zoneInfo: zoneInfo)
         XCTAssertEqual(settings.wifiSSID, Array("Café Wi-Fi 📻".utf8))
@@ -111,10 +122,11 @@ final class SetupSettingsTests: XCTestCase {
         XCTAssertEqual(settings.location, Coordinate(latitude: 52, longitude: 13.405))
         XCTAssertEqual(settings.webPassword, "choose one, with spaces: ünïcode")
         XCTAssertEqual(settings.audioDevice, "plughw:CARD=DAC,DEV=0")
+        XCTAssertEqual(settings.catalogServers, ["https://rb.example.org", "http://198.18.0.2:8080/"])
         XCTAssertEqual(settings.lines, [
             "wifi.ssid": 2, "wifi.password": 3, "wifi.country": 4, "system.hostname": 7, "system.timezone": 8,
             "system.ssh_authorized_key": 9, "location.latitude": 12, "location.longitude": 13, "web.password": 16,
-            "audio.device": 19,
+            "audio.device": 19, "catalog.servers": 22,
         ])
     }
 
@@ -173,7 +185,8 @@ final class SetupSettingsTests: XCTestCase {
         XCTAssertEqual(settings.location, Coordinate(latitude: 52.52, longitude: 13.405))
         XCTAssertEqual(settings.webPassword, "choose one")
         XCTAssertEqual(settings.audioDevice, "default")
-        XCTAssertEqual(settings.lines.count, 10)
+        XCTAssertEqual(settings.catalogServers, ["https://radio-browser.example.org"])
+        XCTAssertEqual(settings.lines.count, 11)
         let byPlace = try SetupSettings.read(uncommented(except: "l"), zoneInfo: zoneInfo)
         XCTAssertEqual(byPlace.location, Coordinate(latitude: 52.5, longitude: 13 + 22.0 / 60))
     }

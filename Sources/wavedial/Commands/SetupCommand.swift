@@ -15,7 +15,7 @@ struct SetupCommand: ParsableCommand {
     struct Apply: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check wavedial-setup.toml whole and apply it (Wi-Fi, host name, time zone, SSH key, location, "
-                + "web password, sound card); applied values are then commented out of it. Any problem: nothing is applied, "
+                + "web password, sound card, catalog servers); applied values are then commented out of it. Any problem: nothing is applied, "
                 + "exit 65.",
             discussion: "Run as root at every boot, before wavediald. A missing file is nothing to do (exit 0).")
 
