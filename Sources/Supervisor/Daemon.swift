@@ -132,6 +132,11 @@ public final class Daemon: Sendable {
             mpd(controller, listeners: listeners),
             // Stopped first: a sync is cancelled before the control clients waiting on it are joined.
             demo ? nil : catalog,
+            // Last: what it wakes has started.
+            NetworkChangeMonitor(logger: logger) { [weak player, scheduledSync = demo ? nil : catalog] in
+                player?.networkChanged()
+                scheduledSync?.networkChanged()
+            },
             mode == .simulator(interactive: true)
                 ? TerminalSimulator(
                     controller: controller, display: display,

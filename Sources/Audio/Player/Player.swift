@@ -240,6 +240,12 @@ public final class Player: @unchecked Sendable {
         publishStatus()
     }
 
+    /// The network may have come (back) (``NetworkChangeMonitor``): the tuned station, when it waits to
+    /// reconnect, tries again at once. Any thread.
+    public func networkChanged() {
+        control.withLock { session }?.retrySoon()
+    }
+
     /// Stops playback with a fade-out and releases the stream; the device is closed.
     public func stop() {
         let old = control.withLock { () -> [StationSession] in

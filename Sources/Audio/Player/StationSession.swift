@@ -45,6 +45,8 @@ final class StationSession: @unchecked Sendable {
     private let onEvent: (StationSession, Event) -> Void
     private let condition = ConditionLock()
     private var isCancelled = false
+    /// The network may be back (``retrySoon()``): the next wait before a reconnect is skipped.
+    private var retryRequested = false
     private var source: CurlStreamSource?
     private var hlsReader: HLSReader?
     private var servedHLS = false
@@ -91,6 +93,15 @@ final class StationSession: @unchecked Sendable {
             condition.broadcast()
         }
         ring.close()
+    }
+
+    /// The network may have come back: a reconnect waiting out its delay goes at once, and one under way is
+    /// followed by the next without the delay when it fails. Any thread.
+    func retrySoon() {
+        condition.withLock {
+            retryRequested = true
+            condition.broadcast()
+        }
     }
 
     /// Compressed bytes per second of the stream, as the decoder measured it (sizes time-shift and lead).
@@ -167,7 +178,8 @@ final class StationSession: @unchecked Sendable {
                 attempt += 1
                 condition.withLock {
                     let deadline = ConditionLock.Deadline.after(seconds: delay)
-                    while !isCancelled && condition.wait(until: deadline) {}
+                    while !isCancelled && !retryRequested && condition.wait(until: deadline) {}
+                    retryRequested = false
                 }
             }
         }

@@ -6,7 +6,8 @@ import WavedialConfig
 import WavedialCore
 
 /// Keeps the catalog fresh: syncs at once when it is empty (first start), then every
-/// `sync_interval_hours`; with no network it says so and retries with back-off. Syncs
+/// `sync_interval_hours`; with no network it says so and retries with back-off, or as soon as a
+/// network appears (``networkChanged()``). Syncs
 /// asked for over the control socket share one lock with the schedule, so two never
 /// write the staging table at once.
 public final class CatalogService: @unchecked Sendable {
@@ -85,6 +86,12 @@ public final class CatalogService: @unchecked Sendable {
     public func stop(waitingUpTo timeout: Double) -> Bool {
         stopping.set()
         return supervisor?.stop(waitingUpTo: timeout) ?? true
+    }
+
+    /// The network may have come (back): a sync that is due (one that failed, or the first) runs now
+    /// instead of at the end of its back-off. Any thread.
+    public func networkChanged() {
+        supervisor?.interruptSleep()
     }
 
     private func isDue() -> Bool {

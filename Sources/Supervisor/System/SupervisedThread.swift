@@ -94,6 +94,11 @@ public final class SupervisedThread: @unchecked Sendable {
         return !isStopped
     }
 
+    /// Ends the ``sleep(_:)`` under way, or the next one, at once. Any thread.
+    public func interruptSleep() {
+        wake.signal()
+    }
+
     /// Asks the subsystem to stop (``isStopped`` turns true, ``sleep(_:)`` returns at once). Any thread.
     public func stop() {
         lock.withLock { stopped = true }

@@ -1,5 +1,6 @@
 import CurlSupport
 import Logging
+import Threads
 import WavedialTestSupport
 import XCTest
 @testable import Audio
@@ -111,6 +112,25 @@ final class PlayerDeadStationTests: XCTestCase {
             XCTAssertEqual(player.status.state, .connecting, path)
             player.shutdown()
         }
+    }
+
+    func testANetworkChangeCutsTheReconnectDelayShort() {
+        // Reconnects 10 minutes apart: only the network change can bring the second attempt within the test.
+        let settings = PlayerSettings(
+            source: StreamSourceSettings(connectTimeout: 2, stallTimeout: 2, allowedAddresses: IPNetwork.loopback),
+            reconnect: Backoff(initial: 600, maximum: 600), startTimeout: 5)
+        var logger = Logger(label: "wavedial.audio.test")
+        logger.logLevel = .warning
+        let player = Player(settings: settings, logger: logger, output: NullAudioOutput(), clock: ManualClock())
+        players.append(player)
+        let recorder = PlayerRecorder(player)
+        player.play(station("/status/503"))
+        XCTAssertTrue(recorder.wait(timeout: 20) { _ in self.server.requests("/status/503") == 1 })
+        XCTAssertTrue(recorder.wait(timeout: 20) { $0.statuses.last?.connectionStage?.description == "Retrying (HTTP 503)…" },
+                      "\(recorder.statuses.map(\.connectionStage))")
+        player.networkChanged()
+        XCTAssertTrue(recorder.wait(timeout: 20) { _ in self.server.requests("/status/503") >= 2 }, "retried at once")
+        XCTAssertFalse(gaveUp(recorder), "\(recorder.states)")
     }
 
     func testWhileConnectingTheStatusSaysWhatIsHappening() {

@@ -7,7 +7,8 @@ import XCTest
 
 @testable import Supervisor
 
-/// The catalog service against a loopback Radio Browser: stopping it ends a sync in flight.
+/// The catalog service against a loopback Radio Browser: stopping it ends a sync in flight; a network that
+/// appears cuts a failed sync's back-off short.
 final class CatalogServiceTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var catalog: RadioBrowserTestServer!
@@ -42,5 +43,30 @@ final class CatalogServiceTests: XCTestCase {
         XCTAssertEqual(catalog.requests().count, 1, "no sync after the stop")
         XCTAssertEqual(try database.stationCount(), 0)
         XCTAssertFalse(notices.value.contains("Catalog offline"), "a stop is not a failure: \(notices.value)")
+    }
+
+    func testANetworkChangeRetriesAFailedSyncAtOnceInsteadOfAfterItsBackOff() throws {
+        catalog.stop()
+        let stations = [StationFixtures.station(StationFixtures.uuid(7002), "Later")]
+        catalog = try RadioBrowserTestServer(stations: StationFixtures.radioBrowserJSON(stations), mode: .error, directory: directory)
+        let database = try WavedialDatabase.inMemory()
+        var settings = CatalogSettings()
+        settings.servers = [catalog.baseURL]
+        let service = CatalogService(database: database, settings: settings, logger: Logger(label: "test"),
+                                     onNotice: { _ in }, onSynced: {})
+        defer { _ = service.stop(waitingUpTo: 10) }
+        // The first sync (at start: the catalog is empty) fails; the next would come after 30 s.
+        service.start()
+        var deadline = Date().addingTimeInterval(10)
+        while catalog.requests().isEmpty && Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(catalog.requests().isEmpty, "the first sync")
+        usleep(500_000)
+        let firstSync = catalog.requests().count
+        usleep(500_000)
+        XCTAssertEqual(catalog.requests().count, firstSync, "no retry before its back-off")
+        service.networkChanged()
+        deadline = Date().addingTimeInterval(20)
+        while catalog.requests().count == firstSync && Date() < deadline { usleep(20_000) }
+        XCTAssertGreaterThan(catalog.requests().count, firstSync, "retried once the network changed, not 30 s later")
     }
 }
