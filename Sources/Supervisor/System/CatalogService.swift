@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 import Logging
 import RadioBrowser
@@ -104,10 +105,14 @@ public final class CatalogService: @unchecked Sendable {
         return last.addingTimeInterval(Double(settings.syncIntervalHours) * 3600)
     }
 
-    /// The LCD's words for a failed sync.
-    static func words(for error: Error) -> String {
+    /// The LCD's words for a failed sync. A radio with no address but loopback and link-local ones has no
+    /// network, whatever a configured server's failure says (a connect with no route to it).
+    /// - Parameter addresses: this machine's addresses (``HostAddresses/current()``).
+    static func words(for error: Error, addresses: [IPAddress] = HostAddresses.current()) -> String {
         let text = "\(error)"
         if text.contains("name not found") || text.contains("no Radio Browser server found") { return "No network" }
+        let local: AddressPolicy.Kinds = [.loopback, .linkLocal, .unspecified, .multicast]
+        if !addresses.contains(where: { AddressPolicy.kinds(of: $0).isDisjoint(with: local) }) { return "No network" }
         return "Catalog offline"
     }
 }

@@ -1,3 +1,4 @@
+import CurlSupport
 import Foundation
 import Logging
 import RadioBrowser
@@ -68,5 +69,17 @@ final class CatalogServiceTests: XCTestCase {
         deadline = Date().addingTimeInterval(20)
         while catalog.requests().count == firstSync && Date() < deadline { usleep(20_000) }
         XCTAssertGreaterThan(catalog.requests().count, firstSync, "retried once the network changed, not 30 s later")
+    }
+
+    func testWithoutAnAddressASyncFailureSaysNoNetwork() {
+        let failure = RadioBrowserError.server("http://198.18.0.2:8080", reason: "Failed to connect: Could not connect to server")
+        let unconnected = ["127.0.0.1", "::1", "fe80::5054:ff:fe12:3456"].compactMap(IPAddress.init)
+        XCTAssertEqual(unconnected.count, 3)
+        XCTAssertEqual(CatalogService.words(for: failure, addresses: unconnected), "No network")
+        XCTAssertEqual(CatalogService.words(for: failure, addresses: []), "No network")
+        let connected = unconnected + ["198.18.0.15", "198.18.0.255"].compactMap(IPAddress.init)
+        XCTAssertEqual(CatalogService.words(for: failure, addresses: connected), "Catalog offline")
+        XCTAssertEqual(CatalogService.words(for: RadioBrowserError.noServers, addresses: connected), "No network",
+                       "\(RadioBrowserError.noServers)")
     }
 }
