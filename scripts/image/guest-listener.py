@@ -8,8 +8,8 @@ card (intel-hda) recorded by the `wav` audio backend. This script:
     radio starts without a network and gets one later, as a Pi joining Wi-Fi does;
   - notes the guest's reboot (the kernel's "reboot: Restarting system"): the second power-on;
   - reads the recording as QEMU writes it, and notes when the station's tone is first heard after each of
-    those moments: 100 ms blocks whose level is above -30 dBFS and whose zero crossings give the tone's
-    frequency within 5 %. QEMU writes the recording only while the guest plays, so its times are the
+    those moments: 100 ms blocks whose level is above -50 dBFS (the radio plays it at about -35, after its
+    loudness stage and volume) and whose zero crossings give the tone's frequency within 5 %. QEMU writes the recording only while the guest plays, so its times are the
     wall clock's at reading, not offsets in the file;
   - ends when QEMU does, and prints what it heard, one fact a line:
       heard-after-link SECONDS | none
@@ -162,7 +162,7 @@ def tone_in(chunk, rate, channels):
     """The first channel's frequency by zero crossings, when the block is loud enough to be a tone."""
     samples = struct.unpack(f"<{len(chunk) // 2}h", chunk)[::channels]
     rms = math.sqrt(sum(s * s for s in samples) / len(samples))
-    if rms < 32768 * 10 ** (-30 / 20):
+    if rms < 32768 * 10 ** (-50 / 20):
         return None
     crossings = sum(1 for a, b in zip(samples, samples[1:]) if (a < 0) != (b < 0))
     return crossings / 2 / (len(samples) / rate)
