@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
-                           "PrintableText", "CMalloc", .product(name: "Logging", package: "swift-log")],
+                           "PrintableText", "ApplianceSetup", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift6),
         .executableTarget(
             name: "wavediald",
