@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: ["WavedialCore", "WavedialConfig", "WavedialControl", "RadioBrowser", "Audio", "Hardware", "Display", "CurlSupport", "Threads",
-                           "PrintableText", "CMalloc", .product(name: "Logging", package: "swift-log")],
+                           "PrintableText", "ApplianceSetup", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swift6),
         .executableTarget(
             name: "wavediald",
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "ApplianceSetupTests", dependencies: ["ApplianceSetup", "WavedialConfig", "WavedialTestSupport"],
                     swiftSettings: swift5),
         .testTarget(name: "WavedialControlTests", dependencies: ["WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "ApplianceSetup", "WavedialControl", "WavedialTestSupport"], swiftSettings: swift5),
         // Black box (the built binaries), plus the demo band's station table to check what they play.
         .testTarget(name: "IntegrationTests", dependencies: ["WavedialTestSupport", "WavedialControl", "Supervisor"], swiftSettings: swift5),
     ]

@@ -24,6 +24,8 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("fuzz-web", "Supervisor"),
     // The SD card's first-boot settings file, which anyone with the card can edit.
     ("fuzz-setup-file", "ApplianceSetup"),
+    // The Wi-Fi networks around the radio (`iw` scan output, names from the air) for the setup page.
+    ("fuzz-wifi-scan", "ApplianceSetup"),
 ]
 // The targets that drive an AudioDecoder, through DecoderFuzzing's loop and checks.
 let decoderTargets: Set<String> = ["fuzz-ogg", "fuzz-flac"]

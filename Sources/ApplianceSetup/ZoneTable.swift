@@ -47,6 +47,18 @@ public struct ZoneTable: Sendable {
         return zones.first { Self.folded($0.city) == city }
     }
 
+    /// Up to `limit` zones for a place being typed (a search box that works offline): those whose city starts
+    /// with `text`, then those whose city holds it, each group by city; case and diacritics ignored.
+    public func places(matching text: String, limit: Int) -> [Zone] {
+        let wanted = Self.folded(text)
+        guard !wanted.isEmpty, limit > 0 else { return [] }
+        let cities = zones.map { (zone: $0, city: Self.folded($0.city)) }
+        let starting = cities.filter { $0.city.hasPrefix(wanted) }
+        let holding = cities.filter { !$0.city.hasPrefix(wanted) && $0.city.contains(wanted) }
+        let byCity = { (first: (zone: Zone, city: String), second: (zone: Zone, city: String)) in first.city < second.city }
+        return (starting.sorted(by: byCity) + holding.sorted(by: byCity)).prefix(limit).map(\.zone)
+    }
+
     private static func folded(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespaces).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

@@ -1,3 +1,4 @@
+import ApplianceSetup
 import Audio
 import CMalloc
 import CurlSupport
@@ -112,6 +113,14 @@ public final class Daemon: Sendable {
                 ?? respond(to: command, controller: controller, display: display, catalog: catalog, simulatedInput: simulated)
         }
 
+        let setupJoining = SetupJoining()
+        let location = configuration.location.coordinate
+        let setup = WebSetup(
+            root: configuration.daemon.setupRoot, inboxFile: configuration.daemon.setupInboxFile,
+            wifiScanFile: configuration.daemon.wifiScanFile, hotspotFile: configuration.daemon.hotspotFile,
+            zoneInfo: ZoneInfoDirectory(), joining: setupJoining,
+            location: { ((try? database.storedLocation()) ?? nil) ?? location })
+
         // In the order they start (each may rely on those before it); they stop in reverse.
         let services: [ApplianceService?] = [
             display,
@@ -126,7 +135,13 @@ public final class Daemon: Sendable {
             // Before the control socket: a client that sees the daemon answer finds the page served too.
             WebServer(configuration.web, inherited: listeners.descriptors["web"].map(StreamSocket.adopting(listeningDescriptor:)),
                       backend: WebBackend(perform: answer, dialListing: { controller.dialListing() }, search: { try database.search($0) }),
-                      attempts: passwordAttempts, logger: Logger(label: "wavedial.web")),
+                      setup: setup, attempts: passwordAttempts, logger: Logger(label: "wavedial.web")),
+            // The display's walk-through while the setup access point is up; the simulator has none.
+            mode == .appliance
+                ? HotspotGuide(hotspotFile: configuration.daemon.hotspotFile, joining: setupJoining, logger: logger) { text, nanoseconds in
+                    controller.showBanner(text, forNanoseconds: nanoseconds)
+                }
+                : nil,
             ControlServer(path: configuration.daemon.controlSocket, logger: Logger(label: "wavedial.control"),
                           respond: answer, subscribe: controller.subscribe),
             mpd(controller, listeners: listeners),

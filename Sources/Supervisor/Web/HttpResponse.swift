@@ -31,7 +31,9 @@ public struct HttpResponse: Sendable, Equatable {
     public static func reason(_ status: Int) -> String {
         switch status {
         case 200: return "OK"
+        case 202: return "Accepted"
         case 204: return "No Content"
+        case 302: return "Found"
         case 303: return "See Other"
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
@@ -44,6 +46,7 @@ public struct HttpResponse: Sendable, Equatable {
         case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
         case 421: return "Misdirected Request"
+        case 422: return "Unprocessable Content"
         case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"

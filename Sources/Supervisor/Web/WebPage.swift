@@ -14,6 +14,8 @@ struct WebPage {
     var alarms: [AlarmListing]
     /// A password is set and this browser has not logged in: the page offers the login.
     var needsLogin: Bool
+    /// Where the settings screen goes; nil: the page has none.
+    var settings: SettingsScreen? = nil
 
     /// The document; `nonce` is the Content-Security-Policy's, the only script and style allowed to run.
     func html(nonce: String) -> String {
@@ -25,7 +27,7 @@ struct WebPage {
             <style nonce="\(nonce)">\(Self.style)</style>
             </head><body>
             <main>
-            <section id="now" aria-label="Now playing">
+            \(settings == .first ? Self.settingsSection(open: true) : "")<section id="now" aria-label="Now playing">
             <pre id="lcd" aria-label="The radio's display">\(Self.escape(lcdLines.joined(separator: "\n")))</pre>
             <p id="station" class="big">\(Self.escape(status?.station?.name ?? "No station"))</p>
             <p id="title">\(Self.escape(status?.title ?? ""))</p>
@@ -95,8 +97,8 @@ struct WebPage {
             \(dial.favorites.map(stationOption).joined())</select>
             <button type="submit">Add alarm</button></div></form>
             </section>
-            </main>
-            <script nonce="\(nonce)">\(Self.script)</script>
+            \(settings == .closed ? Self.settingsSection(open: false) : "")</main>
+            <script nonce="\(nonce)">\(Self.script)\(settings == nil ? "" : Self.settingsScript)</script>
             </body></html>
 
             """
@@ -179,7 +181,7 @@ struct WebPage {
         .big{font-size:1.3rem;font-weight:600;margin:.2rem 0}
         p{margin:.2rem 0;overflow-wrap:anywhere}
         .quiet{opacity:.7}
-        button,select,input[type=search],input[type=time],input[type=password]{font:inherit;min-height:48px;padding:0 .9rem;
+        button,select,input[type=search],input[type=time],input[type=password],#settings-form input{font:inherit;min-height:48px;padding:0 .9rem;
          border-radius:.5rem;border:1px solid #8888;background:ButtonFace;color:ButtonText}
         button{cursor:pointer;min-width:48px}
         button.small{min-height:40px;font-size:.9rem}
@@ -195,6 +197,11 @@ struct WebPage {
         .alarm{display:flex;gap:.5rem;align-items:center}
         .alarm span{flex:1;overflow-wrap:anywhere}
         #needle{font-size:1.2rem;font-variant-numeric:tabular-nums}
+        summary h2{display:inline-flex}
+        #settings-form{display:grid;gap:.3rem}
+        #settings-form .row input{flex:1;min-width:0}
+        #settings-now{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem;margin:.3rem 0}
+        #settings-now dd{margin:0;overflow-wrap:anywhere}
         """
 
     /// Polls the status every two seconds (and at once after each action); builds lists with

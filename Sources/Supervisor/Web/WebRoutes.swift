@@ -1,3 +1,4 @@
+import ApplianceSetup
 import CurlSupport
 import Foundation
 import WavedialControl
@@ -11,18 +12,24 @@ import WavedialCore
 /// browser or with `Authorization: Bearer`. A `Host` that is not an address or a name of the home
 /// network is refused (421), so a name rebound to the radio's address (DNS rebinding) reaches nothing.
 /// Answers carry the control socket's shapes; errors are `{"ok":false,"error":…}` with their status.
-/// Any thread; calls the backend on the caller's.
+///
+/// With ``WebSetup``, the settings screen's routes too (`/api/settings`, `/api/wifi/networks`,
+/// `/api/places`, in `WebRoutes+Setup.swift`), and while the setup access point is up, a captive portal for
+/// the clients on it. Any thread; calls the backend on the caller's.
 public struct WebRoutes: Sendable {
     /// Search words at most, in bytes, and stations a search lists.
     public static let maximumSearchLength = 200
     public static let searchLimit = 25
 
-    private let backend: WebBackend
-    private let authentication: WebAuthentication
+    let backend: WebBackend
+    let authentication: WebAuthentication
+    /// The settings screen's files; nil: the page has no settings screen.
+    let setup: WebSetup?
 
-    public init(backend: WebBackend, authentication: WebAuthentication) {
+    public init(backend: WebBackend, authentication: WebAuthentication, setup: WebSetup? = nil) {
         self.backend = backend
         self.authentication = authentication
+        self.setup = setup
     }
 
     /// The commands a `POST /api/<name>` with no value carries out, as the control socket's.
@@ -38,17 +45,20 @@ public struct WebRoutes: Sendable {
 
     /// The answer to `request`.
     public func respond(to request: HttpRequest) -> HttpResponse {
+        let readable = Self.readPaths.contains(request.path) || (setup != nil && Self.setupReadPaths.contains(request.path))
+        let writable = Self.writePaths.contains(request.path) || (setup != nil && request.path == Self.settingsPath)
+        // Only the access point's clients: a phone's captive-portal check lands on the setup page.
+        let portal = setup?.hotspot(reaching: request.peer)
+        if let portal, let redirect = Self.portalRedirect(request, to: portal, isOwnPath: readable || writable) { return redirect }
         guard Self.isHomeHost(request.header("host")) else {
             return .failure(421, "this radio answers to its address or a name of the home network, not '\(Self.printable(request.header("host") ?? ""))'")
         }
-        let readable = Self.readPaths.contains(request.path)
-        let writable = Self.writePaths.contains(request.path)
         guard readable || writable else { return .failure(404, "no such page: \(Self.printable(request.path))") }
         switch request.method {
         case "GET" where readable, "HEAD" where readable:
-            return read(request)
+            return read(request, portal: portal)
         case "POST" where writable:
-            return write(request)
+            return write(request, portal: portal)
         default:
             var allowed: [String] = []
             if readable { allowed += ["GET", "HEAD"] }
@@ -59,10 +69,10 @@ public struct WebRoutes: Sendable {
         }
     }
 
-    private func read(_ request: HttpRequest) -> HttpResponse {
+    private func read(_ request: HttpRequest, portal: SetupHotspot?) -> HttpResponse {
         switch request.path {
         case "/":
-            return page(request)
+            return page(request, portal: portal)
         case WebIcon.path:
             return WebIcon.response
         case "/api/status":
@@ -78,8 +88,10 @@ public struct WebRoutes: Sendable {
             return .json(WebDialListing.Favorites(favorites: backend.dialListing().favorites.map(WebDialListing.Entry.init)))
         case "/api/alarms":
             return answer(.alarmList)
-        default:
+        case "/api/search":
             return search(request.parameter("q") ?? "")
+        default:
+            return readSetup(request, portal: portal)
         }
     }
 
@@ -96,8 +108,9 @@ public struct WebRoutes: Sendable {
         }
     }
 
-    private func write(_ request: HttpRequest) -> HttpResponse {
+    private func write(_ request: HttpRequest, portal: SetupHotspot?) -> HttpResponse {
         if let refusal = Self.crossSiteRefusal(request) { return refusal }
+        if request.path == Self.settingsPath { return saveSettings(request, portal: portal) }
         let action: WebAction
         do {
             action = try WebAction.decode(request.body)
@@ -116,16 +129,7 @@ public struct WebRoutes: Sendable {
         default:
             break
         }
-        switch authentication.authorization(of: request) {
-        case .allowed:
-            break
-        case .refused:
-            var response = HttpResponse.failure(401, "this radio needs its password to change anything: log in, or send Authorization: Bearer <password>")
-            response.headers["WWW-Authenticate"] = "Bearer realm=\"wavedial\""
-            return response
-        case .lockedOut(let seconds):
-            return Self.tooManyWrongPasswords(retryAfterSeconds: seconds)
-        }
+        if let refusal = Self.refusal(authentication.authorization(of: request)) { return refusal }
         switch command {
         case _ where Self.simpleCommands.contains(command):
             return answer(named: command)
@@ -157,6 +161,20 @@ public struct WebRoutes: Sendable {
         }
     }
 
+    /// The answer to a change `authorization` does not allow; nil when it does.
+    static func refusal(_ authorization: WebAuthentication.Authorization) -> HttpResponse? {
+        switch authorization {
+        case .allowed:
+            return nil
+        case .refused:
+            var response = HttpResponse.failure(401, "this radio needs its password to change anything: log in, or send Authorization: Bearer <password>")
+            response.headers["WWW-Authenticate"] = "Bearer realm=\"wavedial\""
+            return response
+        case .lockedOut(let seconds):
+            return tooManyWrongPasswords(retryAfterSeconds: seconds)
+        }
+    }
+
     private static func tooManyWrongPasswords(retryAfterSeconds seconds: Int) -> HttpResponse {
         var response = HttpResponse.failure(429, "too many wrong passwords: try again in \(seconds) s")
         response.headers["Retry-After"] = String(seconds)
@@ -184,13 +202,14 @@ public struct WebRoutes: Sendable {
         }
     }
 
-    private func page(_ request: HttpRequest) -> HttpResponse {
+    private func page(_ request: HttpRequest, portal: SetupHotspot?) -> HttpResponse {
         let status = backend.perform(.status).status
         let lines = backend.perform(.lcd).lines ?? []
         let alarms = backend.perform(.alarmList).alarms ?? []
         let nonce = Self.nonce()
+        let settings: WebPage.SettingsScreen? = setup == nil ? nil : portal != nil ? .first : .closed
         let html = WebPage(status: status, lcdLines: lines, dial: backend.dialListing(), alarms: alarms,
-                           needsLogin: !authentication.authorizes(request)).html(nonce: nonce)
+                           needsLogin: !authentication.authorizes(request), settings: settings).html(nonce: nonce)
         return HttpResponse(status: 200, headers: [
             "Content-Type": "text/html; charset=utf-8",
             "Content-Security-Policy": "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; "
@@ -247,7 +266,7 @@ public struct WebRoutes: Sendable {
     }
 
     /// Request text quoted in an error: printable ASCII, at most 80 characters.
-    private static func printable(_ text: String) -> String {
+    static func printable(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.prefix(80).map { $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?" }))
     }
 

@@ -48,12 +48,13 @@ public final class WebServer: @unchecked Sendable {
     public private(set) var localPort: Int?
 
     /// The server `settings` describe (`[web]`), on `inherited` (systemd's `wavediald-web.socket`) when
-    /// given; nil when it is disabled.
-    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend,
+    /// given, with the settings screen and captive portal of `setup`; nil when it is disabled.
+    public convenience init?(_ settings: ListenerSettings, inherited: StreamSocket? = nil, backend: WebBackend, setup: WebSetup? = nil,
                              attempts: PasswordAttempts = PasswordAttempts(), logger: Logger) {
         guard settings.isEnabled else { return nil }
         self.init(host: settings.bind, port: settings.port, inherited: inherited,
-                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password, attempts: attempts)),
+                  routes: WebRoutes(backend: backend, authentication: WebAuthentication(password: settings.password, attempts: attempts),
+                                    setup: setup),
                   allowList: ClientAllowList(settings.allow), logger: logger)
     }
 

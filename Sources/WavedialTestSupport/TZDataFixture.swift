@@ -1,9 +1,10 @@
 import Foundation
 
 /// A small tz database in a temporary folder (`zone1970.tab`, `iso3166.tab` and a few zone files), so the
-/// tests pass on a machine without tzdata; ``systemZoneinfo`` is the real one where installed.
-enum TZDataFixture {
-    static let zone1970 = """
+/// tests pass on a machine without tzdata; ``systemZoneinfo`` is the real one where installed. Used by the
+/// setup file's tests and the web page's settings screen's.
+public enum TZDataFixture {
+    public static let zone1970 = """
         # tzdb timezone descriptions, a few lines of them
         #codes\tcoordinates\tTZ\tcomments
         BR\t-2332-04637\tAmerica/Sao_Paulo\tBrazil (southeast: GO, DF, MG, ES, RJ, SP, PR, SC, RS)
@@ -13,7 +14,7 @@ enum TZDataFixture {
 
         """
 
-    static let iso3166 = """
+    public static let iso3166 = """
         # ISO 3166 alpha-2 country codes
         BR\tBrazil
         DE\tGermany
@@ -22,10 +23,10 @@ enum TZDataFixture {
 
         """
 
-    static let zones = ["Europe/Berlin", "Europe/London", "America/New_York", "America/Sao_Paulo", "Etc/UTC"]
+    public static let zones = ["Europe/Berlin", "Europe/London", "America/New_York", "America/Sao_Paulo", "Etc/UTC"]
 
     /// Makes the folder inside `parent` and returns its path.
-    static func make(in parent: URL) throws -> String {
+    public static func make(in parent: URL) throws -> String {
         let folder = parent.appendingPathComponent("zoneinfo")
         for zone in zones {
             let file = folder.appendingPathComponent(zone)
@@ -38,7 +39,7 @@ enum TZDataFixture {
     }
 
     /// Debian's tzdata, when this machine has it.
-    static var systemZoneinfo: String? {
+    public static var systemZoneinfo: String? {
         FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/zone1970.tab") ? "/usr/share/zoneinfo" : nil
     }
 }
