@@ -10,7 +10,8 @@ public struct AppliedSetup: Sendable, Equatable {
     public var wifiCountry: String?
     public var hostname: String?
     public var timezone: String?
-    /// The Wi-Fi configuration as read (with its key), for checking a form the way applying it would.
+    /// The Wi-Fi configuration as read: with its key where the reader may read it (root), else its name and
+    /// country only (``SetupPlan/Path/wifiNetwork``), for checking a form the way applying it would.
     public var wifi: WPASupplicantConfig?
 
     public init(wifiSSID: String? = nil, wifiCountry: String? = nil, hostname: String? = nil, timezone: String? = nil) {
@@ -36,7 +37,7 @@ public struct AppliedSetup: Sendable, Equatable {
             let line = text(relative)?.split(whereSeparator: \.isNewline).first.map { StationText.printable(String($0)) }
             return line.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0.trimmingCharacters(in: .whitespaces) }
         }
-        wifi = text(SetupPlan.Path.wifi).map(WPASupplicantConfig.init(text:))
+        wifi = (text(SetupPlan.Path.wifi) ?? text(SetupPlan.Path.wifiNetwork)).map(WPASupplicantConfig.init(text:))
         wifiSSID = wifi?.ssid.map { StationText.printable(String(decoding: $0, as: UTF8.self)) }
         wifiCountry = wifi?.country
         hostname = firstLine(SetupPlan.Path.hostname)

@@ -104,7 +104,13 @@ public struct SetupForm: Sendable, Equatable, Decodable {
         guard otherKeys.isEmpty else {
             throw SetupProblems(otherKeys.map { SetupProblem(key: $0, line: nil, message: "is not a setting the web page changes") })
         }
-        let text = text
+        // The network applied before, given again without a password, is no change of network: its name is left
+        // out, as the daemon cannot read its key (root's) to check that applying would keep it.
+        var form = self
+        if wifiPassword == nil, let ssid = wifiSSID, let applied = appliedWifi?.ssid, Array(ssid.utf8) == applied, appliedWifi?.psk == nil {
+            form.wifiSSID = nil
+        }
+        let text = form.text
         guard try !SetupSettings.read(text, zoneInfo: zoneInfo, appliedWifi: appliedWifi).isEmpty else {
             throw SetupProblems([SetupProblem(key: "", line: nil, message: "sets nothing: give at least one setting")])
         }

@@ -23,6 +23,9 @@ public struct SetupPlan: Sendable, Equatable {
     /// Where things go, relative to the root.
     public enum Path {
         public static let wifi = "data/wavedial-setup/wpa_supplicant-wlan0.conf"
+        /// The same network's name and country without its key, readable by all: what the web page's
+        /// settings screen (the daemon, not root) shows.
+        public static let wifiNetwork = "data/wavedial-setup/wifi-network"
         public static let hostname = "data/wavedial-setup/hostname"
         public static let timezone = "data/wavedial-setup/timezone"
         public static let localtime = "data/wavedial-setup/localtime"
@@ -76,6 +79,8 @@ public struct SetupPlan: Sendable, Equatable {
             }
             if let country = settings.wifiCountry { wifi.country = country }
             add(Path.wifi, text: wifi.text, mode: 0o600, as: "wifi")
+            files.append(FileWrite(path: Path.wifiNetwork, content: .bytes(Array(wifi.summaryText.utf8)), mode: 0o644,
+                                   folderGroup: false))
         }
         if let hostname = settings.hostname {
             add(Path.hostname, text: hostname + "\n", mode: 0o644, as: "hostname")

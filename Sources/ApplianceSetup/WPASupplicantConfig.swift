@@ -44,6 +44,15 @@ public struct WPASupplicantConfig: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The network's name and the country without the key, in lines ``init(text:)`` reads back: what may be
+    /// shown to anyone (``SetupPlan/Path/wifiNetwork``).
+    public var summaryText: String {
+        var lines = ["# The Wi-Fi network wavedial setup apply configured, without its key."]
+        if let ssid { lines.append("ssid=\(Self.hex(ssid))") }
+        if let country { lines.append("country=\(country)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Lowercase hex digits, two a byte.
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

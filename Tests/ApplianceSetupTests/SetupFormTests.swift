@@ -124,6 +124,19 @@ final class SetupFormTests: XCTestCase {
         XCTAssertEqual(settings.wifiCountry, "GB")
     }
 
+    /// The daemon reads the network's name and country only (root's file has the key): the same network again
+    /// is no change of network, and a new one needs its password.
+    func testWithoutTheKeyTheSameSSIDIsNoChangeAndANewOneNeedsItsPassword() throws {
+        let summary = WPASupplicantConfig(ssid: Array("HomeNet".utf8), country: "DE")
+        let text = try form(#"{"wifi": {"ssid": "HomeNet", "country": "GB"}}"#).checked(zoneInfo: zoneInfo, appliedWifi: summary)
+        let settings = try SetupSettings.read(text, zoneInfo: zoneInfo)
+        XCTAssertNil(settings.wifiSSID)
+        XCTAssertEqual(settings.wifiCountry, "GB")
+        XCTAssertThrowsError(try form(#"{"wifi": {"ssid": "OtherNet"}}"#).checked(zoneInfo: zoneInfo, appliedWifi: summary)) { error in
+            XCTAssertEqual((error as? SetupProblems)?.problems.map(\.key), ["wifi.ssid"])
+        }
+    }
+
     func testPlacesAreFoundAsTyped() throws {
         let table = try XCTUnwrap(zoneInfo.zoneTable)
         XCTAssertEqual(table.places(matching: "ber", limit: 10).map(\.name), ["Europe/Berlin"])

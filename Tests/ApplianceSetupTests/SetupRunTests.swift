@@ -62,6 +62,10 @@ final class SetupRunTests: XCTestCase {
         }
         XCTAssertFalse(wifi.contains("horse"))
         XCTAssertEqual(try mode(SetupPlan.Path.wifi), 0o600)
+        // Its name and country for the web page's settings screen (not root), without the key.
+        let summary = WPASupplicantConfig(text: try text(SetupPlan.Path.wifiNetwork))
+        XCTAssertEqual(summary, WPASupplicantConfig(ssid: Array("Home".utf8), country: "DE"))
+        XCTAssertEqual(try mode(SetupPlan.Path.wifiNetwork), 0o644)
         XCTAssertEqual(try text(SetupPlan.Path.hostname), "kitchen\n")
         XCTAssertEqual(try mode(SetupPlan.Path.hostname), 0o644)
         XCTAssertEqual(try text(SetupPlan.Path.timezone), "Europe/Berlin\n")
