@@ -1,6 +1,6 @@
 import Glibc
 
-/// The settings inbox (`/run/wavedial-setup/inbox.toml` on the radio): a setup file the daemon, which is not
+/// The settings inbox (`/run/wavedial/settings-inbox.toml` on the radio): a setup file the daemon, which is not
 /// root, leaves for root. The image's systemd path unit runs `wavedial setup apply --file` on it, which applies
 /// it as it applies the card's file and comments out each line it applied.
 public enum SetupInbox {

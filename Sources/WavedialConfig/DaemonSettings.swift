@@ -13,8 +13,9 @@ public struct DaemonSettings: Sendable, Equatable {
     /// settings screen. Not a key of the file: tests point it elsewhere.
     public var setupRoot = "/"
     /// The settings inbox the web page's settings screen writes and root's `wavedial setup apply --file`
-    /// applies. Not a key of the file.
-    public var setupInboxFile = "/run/wavedial-setup/inbox.toml"
+    /// applies: in the daemon's own runtime directory, the one place under /run its sandbox may write. Not a
+    /// key of the file.
+    public var setupInboxFile = "/run/wavedial/settings-inbox.toml"
     /// `iw dev wlan0 scan`'s output, saved by the image's hotspot script: the networks the settings screen
     /// offers. Not a key of the file.
     public var wifiScanFile = "/run/wavedial-setup/wifi-scan.txt"
