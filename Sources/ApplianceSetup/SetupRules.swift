@@ -103,7 +103,17 @@ enum SetupRules {
     }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        hexValue(byte) != nil
+    }
+
+    /// The value of an ASCII hex digit (either case); nil for any other byte.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
     }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {

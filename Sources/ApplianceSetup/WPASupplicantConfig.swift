@@ -64,15 +64,9 @@ public struct WPASupplicantConfig: Sendable, Equatable {
 
     /// The bytes of a string of hex digit pairs; nil for anything else.
     static func bytes(hex text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0, digits.allSatisfy(SetupRules.isHexDigit) else { return nil }
-        func value(_ digit: UInt8) -> UInt8 {
-            switch digit {
-            case 0x30...0x39: return digit - 0x30
-            case 0x41...0x46: return digit - 0x41 + 10
-            default: return digit - 0x61 + 10
-            }
-        }
-        return stride(from: 0, to: digits.count, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+        let values = text.utf8.map(SetupRules.hexValue)
+        guard !values.isEmpty, values.count % 2 == 0, !values.contains(nil) else { return nil }
+        let nibbles = values.compactMap { $0 }
+        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
     }
 }

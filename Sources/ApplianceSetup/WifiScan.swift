@@ -108,7 +108,7 @@ public enum WifiScan {
         var index = text.startIndex
         while index < text.endIndex {
             if text[index] == 0x5C, index + 3 < text.endIndex,
-               text[index + 1] == 0x78, let high = hexValue(text[index + 2]), let low = hexValue(text[index + 3]) {
+               text[index + 1] == 0x78, let high = SetupRules.hexValue(text[index + 2]), let low = SetupRules.hexValue(text[index + 3]) {
                 bytes.append(high << 4 | low)
                 index += 4
             } else {
@@ -117,15 +117,6 @@ public enum WifiScan {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: return digit - 0x30
-        case 0x41...0x46: return digit - 0x41 + 10
-        case 0x61...0x66: return digit - 0x61 + 10
-        default: return nil
-        }
     }
 
     /// What one BSS block said so far.
