@@ -33,15 +33,7 @@ final class WebServerTests: XCTestCase {
 
     /// Everything the server sends until it closes (or 15 s pass).
     private func exchange(_ text: String, port: Int) throws -> String {
-        let socket = try StreamSocket.connect(host: "127.0.0.1", port: port)
-        XCTAssertTrue(socket.write(Data(text.utf8)))
-        var received: [UInt8] = []
-        while socket.waitUntilReadable(before: .now() + 15) {
-            let bytes = socket.read()
-            if bytes.isEmpty { break }
-            received += bytes
-        }
-        return String(decoding: received, as: UTF8.self)
+        try loopbackHTTPExchange(text, port: port)
     }
 
     func testPipelinedRequestsAreAnsweredInOrderUntilConnectionClose() throws {

@@ -75,15 +75,7 @@ final class WebSettingsTests: XCTestCase {
         if let password { text += "Authorization: Bearer \(password)\r\n" }
         if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
-        let socket = try StreamSocket.connect(host: "127.0.0.1", port: port)
-        XCTAssertTrue(socket.write(Data(text.utf8)))
-        var received: [UInt8] = []
-        while socket.waitUntilReadable(before: .now() + 15) {
-            let bytes = socket.read()
-            if bytes.isEmpty { break }
-            received += bytes
-        }
-        let answer = String(decoding: received, as: UTF8.self)
+        let answer = try loopbackHTTPExchange(text, port: port)
         let parts = answer.components(separatedBy: "\r\n\r\n")
         let status = Int(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
         return Answer(status: status, head: parts.first ?? "", body: parts.dropFirst().joined(separator: "\r\n\r\n"))
